@@ -1,0 +1,41 @@
+# How hcart launches MPI programs: tests, examples and the README's commands.
+#
+# Everything comes from FindMPI's MPIEXEC_* variables. Two facts about this machine are
+# added here, once, and never in a test: Open MPI refuses to run as root unless told so,
+# and refuses more ranks than cores unless oversubscription is allowed (CI machines have
+# 2 cores; tests run at up to 8 ranks). MPICH's Hydra needs neither.
+#
+# Results:
+#   HCART_MPIEXEC_PREFLAGS   MPIEXEC_PREFLAGS plus the flags above (a list)
+#   hcart_mpiexec_command(<var> <np> <executable> [args...])
+#   ${PROJECT_BINARY_DIR}/bin/hcart-mpiexec   a wrapper: hcart-mpiexec -n 2 prog args
+include_guard(GLOBAL)
+
+set(HCART_MPIEXEC_PREFLAGS ${MPIEXEC_PREFLAGS})
+execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version
+                OUTPUT_VARIABLE _hcart_mpiexec_version ERROR_VARIABLE _hcart_mpiexec_version
+                RESULT_VARIABLE _hcart_rc TIMEOUT 30)
+if(_hcart_mpiexec_version MATCHES "Open MPI|OpenRTE")
+  set(HCART_MPI_FLAVOUR "OpenMPI")
+  list(APPEND HCART_MPIEXEC_PREFLAGS --oversubscribe)
+  execute_process(COMMAND id -u OUTPUT_VARIABLE _hcart_uid OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(_hcart_uid STREQUAL "0")
+    list(APPEND HCART_MPIEXEC_PREFLAGS --allow-run-as-root)
+  endif()
+elseif(_hcart_mpiexec_version MATCHES "HYDRA|MPICH")
+  set(HCART_MPI_FLAVOUR "MPICH")
+else()
+  set(HCART_MPI_FLAVOUR "unknown")
+endif()
+message(STATUS "hcart: MPI launcher ${MPIEXEC_EXECUTABLE} (${HCART_MPI_FLAVOUR}), "
+               "flags: ${HCART_MPIEXEC_PREFLAGS}")
+
+function(hcart_mpiexec_command var np executable)
+  set(${var} ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${HCART_MPIEXEC_PREFLAGS}
+             ${executable} ${MPIEXEC_POSTFLAGS} ${ARGN} PARENT_SCOPE)
+endfunction()
+
+list(JOIN HCART_MPIEXEC_PREFLAGS " " HCART_MPIEXEC_PREFLAGS_STRING)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/hcart-mpiexec.in ${PROJECT_BINARY_DIR}/bin/hcart-mpiexec
+               @ONLY FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
+               GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)

@@ -1,0 +1,49 @@
+# Registering hcart's tests.
+#
+#   hcart_add_unit_test(<name> SOURCES ... [LIBRARIES ...] [LABELS ...] [TIMEOUT s])
+#     A GoogleTest executable without MPI, label "unit".
+#   hcart_add_mpi_test(<name> SOURCES ... NP 1 2 4 [LIBRARIES ...] [LABELS ...] [TIMEOUT s]
+#                      [ARGS ...])
+#     One executable with the shared MPI test main (tests/harness), registered once per
+#     rank count as <name>.np<N> through the MPI launcher configuration
+#     (cmake/HcartMpiLauncher.cmake), label "mpi". Every MPI test has a timeout (default
+#     120 s) so that a deadlock fails instead of hanging CI.
+include_guard(GLOBAL)
+
+set(HCART_TEST_DEFAULT_TIMEOUT 120 CACHE STRING "Timeout of one hcart test in seconds")
+
+function(hcart_add_unit_test name)
+  cmake_parse_arguments(T "" "TIMEOUT" "SOURCES;LIBRARIES;LABELS" ${ARGN})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT ${HCART_TEST_DEFAULT_TIMEOUT})
+  endif()
+  add_executable(${name} ${T_SOURCES})
+  target_link_libraries(${name} PRIVATE GTest::gtest_main ${T_LIBRARIES})
+  hcart_set_warnings(${name})
+  hcart_sanitize(${name})
+  add_test(NAME ${name} COMMAND ${name})
+  set_tests_properties(${name} PROPERTIES LABELS "unit;${T_LABELS}" TIMEOUT ${T_TIMEOUT})
+endfunction()
+
+function(hcart_add_mpi_test name)
+  cmake_parse_arguments(T "" "TIMEOUT" "SOURCES;LIBRARIES;LABELS;NP;ARGS" ${ARGN})
+  if(NOT T_NP)
+    message(FATAL_ERROR "hcart_add_mpi_test(${name}): NP (the rank counts) is required")
+  endif()
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT ${HCART_TEST_DEFAULT_TIMEOUT})
+  endif()
+  add_executable(${name} ${T_SOURCES})
+  target_link_libraries(${name} PRIVATE hcart_test_mpi_main ${T_LIBRARIES})
+  hcart_set_warnings(${name})
+  hcart_sanitize(${name})
+  # The harness's watchdog ends a hung test a little before CTest would.
+  math(EXPR watchdog "${T_TIMEOUT} - 10")
+  foreach(np IN LISTS T_NP)
+    hcart_mpiexec_command(command ${np} $<TARGET_FILE:${name}> ${T_ARGS})
+    add_test(NAME ${name}.np${np} COMMAND ${command})
+    set_tests_properties(${name}.np${np} PROPERTIES
+      LABELS "mpi;${T_LABELS}" TIMEOUT ${T_TIMEOUT} PROCESSORS ${np}
+      ENVIRONMENT "HCART_TEST_WATCHDOG_SECONDS=${watchdog}")
+  endforeach()
+endfunction()

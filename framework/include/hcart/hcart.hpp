@@ -1,0 +1,15 @@
+// The umbrella header: everything a user of hcart needs.
+#pragma once
+
+#include <hcart/core/Collective.hpp>
+#include <hcart/core/Environment.hpp>
+#include <hcart/core/Error.hpp>
+#include <hcart/core/Main.hpp>
+#include <hcart/core/MpiCheck.hpp>
+#include <hcart/core/Version.hpp>
+#include <hcart/mapping/Factorize.hpp>
+#include <hcart/mapping/Machine.hpp>
+#include <hcart/mapping/Mesh.hpp>
+#include <hcart/mapping/Plan.hpp>
+#include <hcart/mapping/Strategy.hpp>
+#include <hcart/mapping/TrafficModel.hpp>

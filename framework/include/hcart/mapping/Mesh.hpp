@@ -1,0 +1,42 @@
+// hcart::Mesh: the global mesh as the mapping layer sees it (any number of dimensions),
+// and the two quantities the planner derives from it: communication weights and the
+// largest number of pieces each direction may be cut into.
+//
+//   hcart::Mesh mesh{{2048, 1024, 512}, {1, 1, 1}, {false, false, true}, {1.0, 1.0, 1.0}};
+//   std::vector<double> w = hcart::communication_weights(mesh);   // G * c_i * h_i / g_i
+//   std::vector<std::int64_t> b = hcart::cut_bounds(mesh);        // floor(g_i / max(h_i, 1))
+//
+// Pure C++: no MPI, Kokkos or hwloc. grid/GridSpec is the 3D user-facing form.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace hcart {
+
+/// \brief Global sizes g_i, halo widths h_i, periodic flags and cost factors c_i of a
+/// d-dimensional mesh (all vectors of length d; empty cost_factor means all 1).
+struct Mesh {
+  std::vector<std::int64_t> global_size;
+  std::vector<int> halo_width;
+  std::vector<bool> periodic;
+  std::vector<double> cost_factor;
+
+  /// \brief Number of dimensions d.
+  int rank() const noexcept { return static_cast<int>(global_size.size()); }
+};
+
+/// \brief Checks that the vectors agree in length (1..16), sizes >= 1, halos >= 0 and cost
+/// factors finite and >= 0. \throws hcart::InputError naming the bad value.
+void validate(const Mesh& mesh);
+
+/// \brief w_i = G * c_i * h_i / g_i with G = prod g_i: the halo traffic one cut
+/// perpendicular to direction i costs (computed as c_i * h_i * prod_{j != i} g_j).
+/// \throws hcart::InputError as validate().
+std::vector<double> communication_weights(const Mesh& mesh);
+
+/// \brief b_i = floor(g_i / max(h_i, 1)): every rank must own at least one halo width of
+/// cells, so direction i may be cut into at most b_i pieces (1 for a direction of size 1).
+std::vector<std::int64_t> cut_bounds(const Mesh& mesh);
+
+} // namespace hcart

@@ -1,0 +1,24 @@
+// hcart::Strategy: how a process grid and the placement of ranks on it are chosen
+// (DESIGN.md §3.5).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace hcart {
+
+enum class Strategy {
+  Mpi,          ///< MPI_Dims_create + MPI_Cart_create(reorder = 1): the baseline
+  Weighted,     ///< single-level weighted factorization, ranks in their given order
+  Hierarchical, ///< multi-level factorization and placement (the default)
+  Manual        ///< dims from the user; placement hierarchical where the machine allows
+};
+
+/// \brief "mpi", "weighted", "hierarchical" or "manual".
+std::string to_string(Strategy strategy);
+/// \brief Parses the names above. \throws hcart::InputError naming the text.
+Strategy parse_strategy(const std::string& text);
+/// \brief All strategies in the order above.
+std::vector<Strategy> all_strategies();
+
+} // namespace hcart

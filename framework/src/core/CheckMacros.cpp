@@ -1,0 +1,24 @@
+// The throwing halves of HCART_MPI_CHECK and HCART_HDF5_CHECK.
+#include <hcart/core/Error.hpp>
+#include <hcart/core/Hdf5Check.hpp>
+#include <hcart/core/MpiCheck.hpp>
+
+namespace hcart::impl {
+
+void throw_mpi_error(int code, const char* call, const char* file, int line) {
+  char text[MPI_MAX_ERROR_STRING] = {};
+  int length = 0;
+  if (MPI_Error_string(code, text, &length) != MPI_SUCCESS) length = 0;
+  std::ostringstream out;
+  out << call << " failed with MPI error " << code << " (" << std::string(text, length) << ") at "
+      << file << ":" << line;
+  throw Error(out.str());
+}
+
+void throw_hdf5_error(const char* call, const char* file, int line) {
+  std::ostringstream out;
+  out << call << " failed (HDF5 returned a negative value) at " << file << ":" << line;
+  throw Error(out.str());
+}
+
+} // namespace hcart::impl

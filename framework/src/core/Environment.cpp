@@ -1,0 +1,40 @@
+#include <hcart/core/Environment.hpp>
+#include <hcart/core/Error.hpp>
+#include <hcart/core/MpiCheck.hpp>
+
+#include <Kokkos_Core.hpp>
+
+namespace hcart {
+
+Environment::Environment(int& argc, char**& argv) {
+  int mpi_ready = 0;
+  HCART_MPI_CHECK(MPI_Initialized(&mpi_ready));
+  if (!mpi_ready) {
+    int provided = 0;
+    // Funneled: only the thread that called Environment makes MPI calls, which is what a
+    // Kokkos OpenMP or Threads backend needs.
+    if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+      throw Error("hcart::Environment: MPI_Init_thread failed");
+    }
+    m_owns_mpi = true;
+    // Let error codes reach HCART_MPI_CHECK instead of aborting inside MPI.
+    HCART_MPI_CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+  }
+  HCART_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &m_rank));
+  HCART_MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &m_size));
+  if (!Kokkos::is_initialized()) {
+    Kokkos::initialize(argc, argv);
+    m_owns_kokkos = true;
+  }
+}
+
+Environment::~Environment() {
+  if (m_owns_kokkos && Kokkos::is_initialized()) Kokkos::finalize();
+  if (m_owns_mpi) {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (!finalized) MPI_Finalize();
+  }
+}
+
+} // namespace hcart

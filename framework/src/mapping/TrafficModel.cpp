@@ -1,0 +1,131 @@
+#include <hcart/core/Error.hpp>
+#include <hcart/mapping/TrafficModel.hpp>
+
+#include <algorithm>
+
+namespace hcart {
+
+std::int64_t block_extent(std::int64_t size, std::int64_t pieces, std::int64_t coord) {
+  return size / pieces + (coord < size % pieces ? 1 : 0);
+}
+
+std::int64_t block_offset(std::int64_t size, std::int64_t pieces, std::int64_t coord) {
+  const std::int64_t base = size / pieces, extra = size % pieces;
+  return coord * base + std::min(coord, extra);
+}
+
+std::vector<HaloMessage> halo_messages(const std::vector<std::int64_t>& coords,
+                                       const std::vector<std::int64_t>& dims, const Mesh& mesh,
+                                       const TrafficOptions& options) {
+  const std::size_t d = dims.size();
+  std::vector<HaloMessage> out;
+  std::vector<int> offset(d, -1);
+  std::vector<std::int64_t> neighbour(d);
+  // Walk every offset in {-1, 0, 1}^d (direction 0 most significant), skipping 0.
+  for (;;) {
+    int crossed = 0;
+    for (int o : offset)
+      crossed += o != 0 ? 1 : 0;
+    if (crossed > 0 && (options.corners || crossed == 1)) {
+      bool exists = true;
+      std::int64_t bytes = options.elem_bytes;
+      for (std::size_t i = 0; i < d && exists; ++i) {
+        const std::int64_t c = coords[i] + offset[i];
+        if (c < 0 || c >= dims[i]) {
+          if (!mesh.periodic.empty() && mesh.periodic[i]) {
+            neighbour[i] = (c + dims[i]) % dims[i];
+          } else {
+            exists = false;
+          }
+        } else {
+          neighbour[i] = c;
+        }
+        bytes *= offset[i] != 0 ? mesh.halo_width[i]
+                                : block_extent(mesh.global_size[i], dims[i], coords[i]);
+      }
+      if (exists && bytes > 0) out.push_back({offset, row_major_rank(neighbour, dims), bytes});
+    }
+    std::size_t i = d;
+    while (i > 0 && offset[i - 1] == 1)
+      offset[--i] = -1;
+    if (i == 0) break;
+    ++offset[i - 1];
+  }
+  return out;
+}
+
+Traffic traffic_model(const Plan& plan, const Machine& machine, const Mesh& mesh,
+                      const TrafficOptions& options) {
+  validate(mesh);
+  const std::size_t d = mesh.global_size.size();
+  HCART_REQUIRE(plan.dims.size() == d, "hcart::traffic_model: a " << plan.dims.size()
+                                                                  << "-dimensional plan for a " << d
+                                                                  << "-dimensional mesh");
+  HCART_REQUIRE(options.elem_bytes >= 1,
+                "hcart::traffic_model: elem_bytes = " << options.elem_bytes << ", expected >= 1");
+  HCART_REQUIRE(!options.corners || d <= 6,
+                "hcart::traffic_model: corners with " << d << " dimensions, expected at most 6");
+  const std::int64_t ranks = machine.ranks();
+  const auto depth = static_cast<std::size_t>(machine.level_count());
+
+  // Who sits where: cart rank -> world rank, and every world rank's unit indices.
+  std::vector<std::int64_t> world_of_cart(ranks, -1);
+  std::vector<std::int64_t> units(ranks * depth);
+  for (std::int64_t r = 0; r < ranks; ++r) {
+    const std::int64_t q = plan.cart_rank_of(r, machine);
+    HCART_CHECK(world_of_cart[q] < 0, "hcart::traffic_model: the plan places world ranks "
+                                          << world_of_cart[q] << " and " << r
+                                          << " on the same Cartesian rank " << q);
+    world_of_cart[q] = r;
+    const auto u = machine.unit_indices(r);
+    std::copy(u.begin(), u.end(), units.begin() + r * depth);
+  }
+
+  // A unit of level l is named by its index prefix u_0..u_l (mixed radix).
+  std::vector<std::vector<std::int64_t>> unit_bytes(depth);
+  std::int64_t units_at_level = 1;
+  for (std::size_t l = 0; l < depth; ++l) {
+    units_at_level *= machine.levels()[l].size;
+    unit_bytes[l].assign(units_at_level, 0);
+  }
+
+  Traffic traffic;
+  for (std::size_t l = 0; l < depth; ++l)
+    traffic.levels.push_back({machine.levels()[l].name});
+  traffic.levels.push_back({"self"});
+  for (std::int64_t q = 0; q < ranks; ++q) {
+    const std::int64_t sender = world_of_cart[q];
+    const std::int64_t* su = units.data() + sender * depth;
+    std::int64_t sent_to_others = 0, copied = 0;
+    for (const HaloMessage& m :
+         halo_messages(row_major_coords(q, plan.dims), plan.dims, mesh, options)) {
+      const std::int64_t receiver = world_of_cart[m.to_cart_rank];
+      const std::int64_t* ru = units.data() + receiver * depth;
+      std::size_t level = 0;
+      while (level < depth && su[level] == ru[level])
+        ++level;
+      LevelTraffic& t = traffic.levels[level];
+      t.bytes += m.bytes;
+      t.messages += 1;
+      if (level < depth) {
+        std::int64_t unit = 0;
+        for (std::size_t k = 0; k <= level; ++k)
+          unit = unit * machine.levels()[k].size + su[k];
+        unit_bytes[level][unit] += m.bytes;
+        sent_to_others += m.bytes;
+      } else {
+        copied += m.bytes;
+      }
+    }
+    traffic.max_rank_halo_bytes = std::max(traffic.max_rank_halo_bytes, sent_to_others);
+    traffic.total_bytes += sent_to_others;
+    traffic.levels[depth].max_unit_bytes = std::max(traffic.levels[depth].max_unit_bytes, copied);
+  }
+  for (std::size_t l = 0; l < depth; ++l) {
+    traffic.levels[l].max_unit_bytes =
+        *std::max_element(unit_bytes[l].begin(), unit_bytes[l].end());
+  }
+  return traffic;
+}
+
+} // namespace hcart

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Install the Debian 12 packages hcart needs to build, test and run.
+# Idempotent: packages already present are left alone. As a non-root user it prints
+# the apt-get command instead of running it.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config git
+  openmpi-bin libopenmpi-dev          # MPI
+  libtrilinos-kokkos-dev              # Kokkos 3.4 (Serial backend), shipped inside Trilinos
+  libhwloc-dev                        # hardware topology
+  libhdf5-openmpi-dev hdf5-tools      # parallel HDF5 and h5ls
+  libgtest-dev googletest             # tests
+  libtoml11-dev libcli11-dev nlohmann-json3-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+cmd=(apt-get install -y --no-install-recommends "${missing[@]}")
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps: not root; run this as root:"
+  echo "  apt-get update && ${cmd[*]}"
+  exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+# Refresh the package lists when they are missing or older than a day.
+if [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -mmin -1440 2>/dev/null | head -n 1)" ]; then
+  apt-get update -q
+fi
+"${cmd[@]}"

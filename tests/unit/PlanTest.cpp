@@ -1,0 +1,188 @@
+#include "BruteForce.hpp"
+
+#include <hcart/core/Error.hpp>
+#include <hcart/mapping/Factorize.hpp>
+#include <hcart/mapping/Plan.hpp>
+#include <hcart/mapping/TrafficModel.hpp>
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+
+using hcart::Machine;
+using hcart::Mesh;
+using hcart::Placement;
+using hcart::Plan;
+using hcart::PlanOptions;
+using hcart::Strategy;
+using hcart::test::Factors;
+
+namespace {
+Mesh mesh3(std::int64_t a, std::int64_t b, std::int64_t c, int h = 1) {
+  return Mesh{{a, b, c}, {h, h, h}, {false, false, false}, {}};
+}
+} // namespace
+
+TEST(Machine, ParsesAndNumbersRanks) {
+  const Machine m = Machine::parse("node:2 socket:2 core:4");
+  EXPECT_EQ(m.ranks(), 16);
+  EXPECT_EQ(m.level_count(), 3);
+  EXPECT_EQ(m.unit_indices(5), (Factors{0, 1, 1}));
+  const Machine rr = Machine::parse("node:2,socket:2,core:4", Placement::RoundRobin);
+  EXPECT_EQ(rr.unit_indices(5), (Factors{1, 0, 2}));
+  EXPECT_EQ(rr.to_string(), "node:2 socket:2 core:4");
+  for (const char* bad : {"", "node", "node:", ":4", "node:0", "node:-1", "node:x", "node:2 node:2",
+                          "no de:2", "node:99999999999", "a:65536 b:65536"}) {
+    EXPECT_THROW(Machine::parse(bad), hcart::InputError) << bad;
+  }
+  EXPECT_THROW(hcart::parse_placement("scatter"), hcart::InputError);
+}
+
+TEST(Plan, WorkedExampleFromTheDesign) {
+  const Machine machine = Machine::parse("node:8 socket:2 core:16");
+  const Plan plan = hcart::make_plan(mesh3(2048, 1024, 512), machine, {});
+  EXPECT_EQ(plan.level_factors, (std::vector<Factors>{{4, 2, 1}, {2, 1, 1}, {2, 4, 2}}));
+  EXPECT_EQ(plan.dims, (Factors{16, 8, 2}));
+}
+
+TEST(Plan, OneLevelMachineIsAPlainFactorization) {
+  const Plan plan = hcart::make_plan(mesh3(1000, 1000, 1000), Machine::flat(360), {});
+  EXPECT_EQ(plan.dims, hcart::factorize(360, {1, 1, 1}));
+}
+
+// Each level's factors are the brute-force optimum for that level's accumulated weights,
+// among the factorizations that leave the finer levels feasible.
+TEST(Plan, EachLevelIsOptimalForItsAccumulatedWeights) {
+  std::mt19937_64 rng(5);
+  const std::vector<std::string> machines = {
+      "node:4 socket:2 core:6", "node:6 core:4",          "node:2 socket:3 l3:2 core:2", "node:12",
+      "node:5 core:8",          "node:16 socket:2 core:2"};
+  for (int trial = 0; trial < 60; ++trial) {
+    const Machine machine = Machine::parse(machines[trial % machines.size()]);
+    Mesh mesh = mesh3(8 + rng() % 400, 8 + rng() % 400, 8 + rng() % 400);
+    mesh.cost_factor = {1.0 + rng() % 3, 1.0, 1.0 + rng() % 2};
+    const Plan plan = hcart::make_plan(mesh, machine, {});
+    const auto w = hcart::communication_weights(mesh);
+    Factors cumulative(3, 1);
+    for (std::size_t l = 0; l < plan.level_factors.size(); ++l) {
+      std::vector<double> wl(3);
+      for (int i = 0; i < 3; ++i)
+        wl[i] = w[i] * static_cast<double>(cumulative[i]);
+      const auto best = hcart::test::brute_force_factorize(machine.levels()[l].size, wl, {}, {});
+      ASSERT_TRUE(best.has_value());
+      // The meshes here are large enough that bounds never bind: exact optimum.
+      EXPECT_EQ(plan.level_factors[l], *best) << machine.to_string() << " level " << l;
+      for (int i = 0; i < 3; ++i)
+        cumulative[i] *= plan.level_factors[l][i];
+    }
+    EXPECT_EQ(cumulative, plan.dims);
+  }
+}
+
+TEST(Plan, FixedDimsAreHonouredAcrossLevels) {
+  const Machine machine = Machine::parse("node:4 socket:2 core:4");
+  PlanOptions options;
+  options.dims = {0, 8, 0};
+  const Plan partial = hcart::make_plan(mesh3(256, 256, 256), machine, options);
+  EXPECT_EQ(partial.dims[1], 8);
+  EXPECT_EQ(partial.dims[0] * partial.dims[1] * partial.dims[2], 32);
+  options.strategy = Strategy::Manual;
+  options.dims = {2, 4, 4};
+  const Plan manual = hcart::make_plan(mesh3(256, 256, 256), machine, options);
+  EXPECT_EQ(manual.dims, (Factors{2, 4, 4}));
+  EXPECT_TRUE(manual.hierarchical_placement);
+  // Per level, the fixed directions still get the lightest cut first: the node level
+  // (4 nodes) on a mesh long in x goes to x.
+  options.dims = {8, 2, 2};
+  const Plan elongated = hcart::make_plan(mesh3(4096, 256, 256), machine, options);
+  EXPECT_EQ(elongated.level_factors[0], (Factors{4, 1, 1}));
+  options.dims = {0, 0, 0};
+  EXPECT_THROW(hcart::make_plan(mesh3(64, 64, 64), machine, options), hcart::InputError);
+  options.strategy = Strategy::Hierarchical;
+  options.dims = {3, 0, 0};
+  EXPECT_THROW(hcart::make_plan(mesh3(64, 64, 64), machine, options), hcart::InputError);
+}
+
+TEST(Plan, BindingBoundsAreRespectedAtEveryLevel) {
+  // 4 cells in x and y, halo 1: at most 4 pieces there; 64 cells in z.
+  const Machine machine = Machine::parse("node:4 socket:2 core:8");
+  const Plan plan = hcart::make_plan(Mesh{{4, 4, 64}, {1, 1, 1}, {}, {}}, machine, {});
+  EXPECT_LE(plan.dims[0], 4);
+  EXPECT_LE(plan.dims[1], 4);
+  EXPECT_EQ(plan.dims[0] * plan.dims[1] * plan.dims[2], 64);
+  // Halo 2 on 6 cells: 3 pieces at most.
+  const Plan wide =
+      hcart::make_plan(Mesh{{6, 64, 1}, {2, 1, 0}, {}, {}}, Machine::parse("node:3 core:4"), {});
+  EXPECT_LE(wide.dims[0], 3);
+  EXPECT_EQ(wide.dims[2], 1);
+}
+
+TEST(Plan, ErrorsForMeshesTooSmallAndBadInput) {
+  EXPECT_THROW(hcart::make_plan(mesh3(2, 2, 2), Machine::flat(16), {}), hcart::InputError);
+  try {
+    hcart::make_plan(mesh3(2, 2, 2), Machine::flat(16), {});
+  } catch (const hcart::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("fewer than the 16 ranks"), std::string::npos) << e.what();
+  }
+  // 7 ranks cannot be split into dims that fit 4x4x4 with halo 1 (7 > 4).
+  EXPECT_THROW(hcart::make_plan(mesh3(4, 4, 4), Machine::flat(7), {}), hcart::InputError);
+  EXPECT_THROW(hcart::make_plan(Mesh{{0, 4, 4}, {1, 1, 1}, {}, {}}, Machine::flat(1), {}),
+               hcart::InputError);
+  EXPECT_THROW(hcart::make_plan(Mesh{{4, 4, 4}, {1, -1, 1}, {}, {}}, Machine::flat(1), {}),
+               hcart::InputError);
+  PlanOptions mpi;
+  mpi.strategy = Strategy::Mpi;
+  EXPECT_THROW(hcart::make_plan(mesh3(8, 8, 8), Machine::flat(2), mpi), hcart::InputError);
+  EXPECT_THROW(hcart::plan_from_dims(Strategy::Mpi, {2, 2}, Machine::flat(8)), hcart::InputError);
+}
+
+TEST(Plan, PlacementIsABijectionForEveryNumbering) {
+  for (const char* text :
+       {"node:4 socket:2 core:6", "node:3 core:5", "node:2 socket:2 l3:2 core:3"}) {
+    for (Placement placement : {Placement::Block, Placement::RoundRobin}) {
+      const Machine machine = Machine::parse(text, placement);
+      for (Strategy s : {Strategy::Weighted, Strategy::Hierarchical}) {
+        PlanOptions options;
+        options.strategy = s;
+        const Plan plan = hcart::make_plan(mesh3(120, 240, 480), machine, options);
+        std::set<std::int64_t> seen;
+        for (std::int64_t r = 0; r < machine.ranks(); ++r) {
+          const auto c = plan.coords_of(r, machine);
+          for (std::size_t i = 0; i < c.size(); ++i) {
+            ASSERT_GE(c[i], 0);
+            ASSERT_LT(c[i], plan.dims[i]);
+          }
+          seen.insert(hcart::row_major_rank(c, plan.dims));
+        }
+        EXPECT_EQ(static_cast<std::int64_t>(seen.size()), machine.ranks()) << text;
+      }
+    }
+  }
+}
+
+TEST(Plan, HierarchicalTrafficIsTheSameForBlockAndRoundRobin) {
+  const Mesh mesh{{512, 256, 64}, {1, 2, 1}, {true, false, true}, {}};
+  for (const char* text : {"node:4 socket:2 core:4", "node:3 core:4", "node:2 socket:2 core:2"}) {
+    const Machine block = Machine::parse(text, Placement::Block);
+    const Machine rr = Machine::parse(text, Placement::RoundRobin);
+    const Plan plan_block = hcart::make_plan(mesh, block, {});
+    const Plan plan_rr = hcart::make_plan(mesh, rr, {});
+    for (bool corners : {false, true}) {
+      const auto a = hcart::traffic_model(plan_block, block, mesh, {8, corners});
+      const auto b = hcart::traffic_model(plan_rr, rr, mesh, {8, corners});
+      ASSERT_EQ(a.levels.size(), b.levels.size());
+      for (std::size_t l = 0; l < a.levels.size(); ++l) {
+        EXPECT_EQ(a.levels[l].bytes, b.levels[l].bytes) << text << " level " << l;
+        EXPECT_EQ(a.levels[l].messages, b.levels[l].messages);
+        EXPECT_EQ(a.levels[l].max_unit_bytes, b.levels[l].max_unit_bytes);
+      }
+    }
+    // World order (weighted) is hurt by round-robin numbering: more bytes cross nodes.
+    PlanOptions weighted;
+    weighted.strategy = Strategy::Weighted;
+    const auto wb = hcart::traffic_model(hcart::make_plan(mesh, block, weighted), block, mesh);
+    const auto wr = hcart::traffic_model(hcart::make_plan(mesh, rr, weighted), rr, mesh);
+    EXPECT_GT(wr.levels[0].bytes, wb.levels[0].bytes) << text;
+  }
+}

@@ -1,0 +1,154 @@
+// The traffic model against a direct count: every halo cell of every rank is looked up
+// in the owner's block, cell by cell, and the messages are the distinct (sender, receiver,
+// side) triples that deliver them. Nothing here uses halo_messages().
+#include <hcart/core/Error.hpp>
+#include <hcart/mapping/Plan.hpp>
+#include <hcart/mapping/TrafficModel.hpp>
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <tuple>
+
+using hcart::Machine;
+using hcart::Mesh;
+
+namespace {
+
+struct Direct {
+  std::vector<std::int64_t> bytes, messages;
+  std::int64_t max_rank = 0;
+};
+
+Direct direct_count(const hcart::Plan& plan, const Machine& machine, const Mesh& mesh,
+                    int elem_bytes, bool corners) {
+  const std::int64_t P = machine.ranks();
+  const int depth = machine.level_count();
+  // Owner of a global cell: search the blocks (no formula shared with the library).
+  std::vector<std::vector<std::int64_t>> first(3);
+  for (int i = 0; i < 3; ++i) {
+    std::int64_t start = 0;
+    for (std::int64_t c = 0; c < plan.dims[i]; ++c) {
+      first[i].push_back(start);
+      start += mesh.global_size[i] / plan.dims[i] + (c < mesh.global_size[i] % plan.dims[i]);
+    }
+    first[i].push_back(start);
+  }
+  std::vector<std::int64_t> world_of_cart(P);
+  for (std::int64_t r = 0; r < P; ++r)
+    world_of_cart[plan.cart_rank_of(r, machine)] = r;
+  Direct out;
+  out.bytes.assign(depth + 1, 0);
+  out.messages.assign(depth + 1, 0);
+  std::map<std::tuple<std::int64_t, std::int64_t, int>, std::int64_t> message_bytes;
+  std::vector<std::int64_t> sent(P, 0);
+  for (std::int64_t q = 0; q < P; ++q) {
+    const auto c = hcart::row_major_coords(q, plan.dims);
+    std::int64_t lo[3], hi[3];
+    for (int i = 0; i < 3; ++i) {
+      lo[i] = first[i][c[i]];
+      hi[i] = first[i][c[i] + 1];
+    }
+    for (std::int64_t x = lo[0] - mesh.halo_width[0]; x < hi[0] + mesh.halo_width[0]; ++x)
+      for (std::int64_t y = lo[1] - mesh.halo_width[1]; y < hi[1] + mesh.halo_width[1]; ++y)
+        for (std::int64_t z = lo[2] - mesh.halo_width[2]; z < hi[2] + mesh.halo_width[2]; ++z) {
+          const std::int64_t g[3] = {x, y, z};
+          int outside = 0, side = 0;
+          bool valid = true;
+          std::int64_t owner_coords[3];
+          for (int i = 0; i < 3; ++i) {
+            const int s = g[i] < lo[i] ? 0 : (g[i] >= hi[i] ? 2 : 1);
+            side = side * 3 + s;
+            outside += s != 1;
+            std::int64_t gi = g[i];
+            if (gi < 0 || gi >= mesh.global_size[i]) {
+              if (!mesh.periodic[i]) valid = false;
+              gi = (gi + mesh.global_size[i]) % mesh.global_size[i];
+            }
+            std::int64_t k = 0;
+            while (first[i][k + 1] <= gi)
+              ++k;
+            owner_coords[i] = k;
+          }
+          if (!valid || outside == 0 || (!corners && outside > 1)) continue;
+          const std::int64_t owner =
+              hcart::row_major_rank({owner_coords[0], owner_coords[1], owner_coords[2]}, plan.dims);
+          message_bytes[{owner, q, side}] += elem_bytes; // the owner sends it to q
+        }
+  }
+  for (const auto& [key, bytes] : message_bytes) {
+    const auto [from, to, side] = key;
+    (void)side;
+    const auto uf = machine.unit_indices(world_of_cart[from]);
+    const auto ut = machine.unit_indices(world_of_cart[to]);
+    const int level = hcart::separating_level(uf, ut);
+    out.bytes[level] += bytes;
+    out.messages[level] += 1;
+    if (level < depth) sent[from] += bytes;
+  }
+  for (auto s : sent)
+    out.max_rank = std::max(out.max_rank, s);
+  return out;
+}
+
+} // namespace
+
+TEST(TrafficModel, MatchesADirectCountOfHaloCells) {
+  std::mt19937_64 rng(11);
+  const std::vector<std::string> machines = {"node:2 core:3", "node:3 socket:2 core:2",
+                                             "core:4",        "node:2 socket:2 core:2",
+                                             "core:1",        "node:5"};
+  int cases = 0;
+  for (int trial = 0; trial < 120; ++trial) {
+    const Machine machine =
+        Machine::parse(machines[trial % machines.size()],
+                       trial % 2 ? hcart::Placement::RoundRobin : hcart::Placement::Block);
+    Mesh mesh{
+        {static_cast<std::int64_t>(1 + rng() % 12), static_cast<std::int64_t>(1 + rng() % 12),
+         static_cast<std::int64_t>(1 + rng() % 12)},
+        {static_cast<int>(rng() % 3), static_cast<int>(rng() % 3), static_cast<int>(rng() % 2)},
+        {rng() % 2 == 0, rng() % 2 == 0, rng() % 2 == 0},
+        {}};
+    hcart::PlanOptions options;
+    options.strategy = trial % 3 == 0 ? hcart::Strategy::Weighted : hcart::Strategy::Hierarchical;
+    hcart::Plan plan;
+    try {
+      plan = hcart::make_plan(mesh, machine, options);
+    } catch (const hcart::InputError&) {
+      continue; // mesh too small for this machine
+    }
+    for (bool corners : {false, true}) {
+      const int elem = corners ? 4 : 8;
+      const auto model = hcart::traffic_model(plan, machine, mesh, {elem, corners});
+      const auto direct = direct_count(plan, machine, mesh, elem, corners);
+      for (int l = 0; l <= machine.level_count(); ++l) {
+        ASSERT_EQ(model.levels[l].bytes, direct.bytes[l])
+            << "trial " << trial << " level " << l << " corners " << corners;
+        ASSERT_EQ(model.levels[l].messages, direct.messages[l]) << "trial " << trial;
+      }
+      ASSERT_EQ(model.max_rank_halo_bytes, direct.max_rank) << "trial " << trial;
+      ++cases;
+    }
+  }
+  EXPECT_GT(cases, 150);
+}
+
+TEST(TrafficModel, HandComputedTwoRankExample) {
+  // 8x4x4 cells, halo 1, two ranks split in x, non-periodic: one face each way of 4*4 cells.
+  const Machine machine = Machine::parse("node:2");
+  const Mesh mesh{{8, 4, 4}, {1, 1, 1}, {false, false, false}, {}};
+  const hcart::Plan plan = hcart::plan_from_dims(hcart::Strategy::Mpi, {2, 1, 1}, machine);
+  const auto t = hcart::traffic_model(plan, machine, mesh, {8, false});
+  EXPECT_EQ(t.levels[0].bytes, 2 * 16 * 8);
+  EXPECT_EQ(t.levels[0].messages, 2);
+  EXPECT_EQ(t.levels[0].max_unit_bytes, 16 * 8);
+  EXPECT_EQ(t.levels[1].bytes, 0); // self
+  EXPECT_EQ(t.max_rank_halo_bytes, 16 * 8);
+  // Periodic in y with d_y = 1: each rank copies its own two y faces (4*4 cells each).
+  const Mesh periodic{{8, 4, 4}, {1, 1, 1}, {false, true, false}, {}};
+  const auto p = hcart::traffic_model(plan, machine, periodic, {8, false});
+  EXPECT_EQ(p.levels[1].name, "self");
+  EXPECT_EQ(p.levels[1].bytes, 2 * 2 * 4 * 4 * 8);
+  EXPECT_EQ(p.levels[1].messages, 4);
+}
