@@ -1,0 +1,34 @@
+// Command-line helpers shared by hcart's applications and tools (built on CLI11).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hcart::apps {
+
+/// \brief Parses "2048,1024,512" into integers. \throws hcart::InputError naming the
+/// option and the text when an entry is not an integer or the count is not 1..max_count.
+std::vector<std::int64_t> parse_int_list(const std::string& option, const std::string& text,
+                                         std::size_t max_count = 16);
+/// \brief Parses "1,0.5,2" into finite numbers. \throws hcart::InputError as above.
+std::vector<double> parse_real_list(const std::string& option, const std::string& text,
+                                    std::size_t max_count = 16);
+/// \brief Parses "0,1,1" (or true/false) into flags. \throws hcart::InputError as above.
+std::vector<bool> parse_bool_list(const std::string& option, const std::string& text,
+                                  std::size_t max_count = 16);
+
+/// \brief Runs app.parse(argc, argv). Returns false after printing the help on rank 0
+/// when help was asked for; throws hcart::InputError (collective: every rank parses the
+/// same arguments) with CLI11's message for bad arguments.
+bool parse_command_line(CLI::App& app, int argc, char** argv, int rank);
+
+/// \brief "2048x1024x512" (or another separator).
+std::string join(const std::vector<std::int64_t>& values, const char* separator = "x");
+
+/// \brief Bytes for people: "512 B", "12.0 KiB", "3.50 GiB".
+std::string human_bytes(double bytes);
+
+} // namespace hcart::apps

@@ -1,0 +1,212 @@
+#include "PlanReport.hpp"
+
+#include "CommandLine.hpp"
+#include "Table.hpp"
+
+#include <hcart/core/Error.hpp>
+#include <hcart/core/Version.hpp>
+#include <hcart/grid/MpiDims.hpp>
+
+#include <cstdio>
+
+namespace hcart::apps {
+
+namespace {
+
+std::vector<double> weights_of(const PlanRequest& request) {
+  return request.weights.empty() ? communication_weights(request.mesh) : request.weights;
+}
+
+std::string percent_saving(std::int64_t value, std::int64_t baseline) {
+  if (baseline <= 0) return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f%%",
+                100.0 * (1.0 - static_cast<double>(value) / static_cast<double>(baseline)));
+  return text;
+}
+
+const PlanOutcome* baseline(const std::vector<PlanOutcome>& outcomes) {
+  for (const auto& o : outcomes) {
+    if (o.strategy == Strategy::Mpi && o.plan) return &o;
+  }
+  return nullptr;
+}
+
+std::string format_weight(double w) {
+  char text[32];
+  if (w == static_cast<double>(static_cast<long long>(w)) && w < 1e15) {
+    std::snprintf(text, sizeof text, "%lld", static_cast<long long>(w));
+  } else {
+    std::snprintf(text, sizeof text, "%.6g", w);
+  }
+  return text;
+}
+
+} // namespace
+
+std::vector<PlanOutcome> plan_all(const PlanRequest& request) {
+  std::vector<PlanOutcome> outcomes;
+  const std::vector<std::int64_t> bounds = cut_bounds(request.mesh);
+  for (Strategy strategy : request.strategies) {
+    PlanOutcome outcome;
+    outcome.strategy = strategy;
+    if (strategy == Strategy::Mpi) {
+      std::vector<std::int64_t> dims = request.dims;
+      if (dims.empty()) dims.assign(request.mesh.global_size.size(), 0);
+      dims = mpi_dims_create(request.machine.ranks(), dims);
+      Plan plan = plan_from_dims(Strategy::Mpi, dims, request.machine);
+      plan.weights = weights_of(request);
+      for (std::size_t i = 0; i < dims.size(); ++i) {
+        if (dims[i] > bounds[i]) {
+          outcome.problem = "MPI_Dims_create cuts direction " + std::to_string(i) + " into " +
+                            std::to_string(dims[i]) + " pieces, more than its " +
+                            std::to_string(bounds[i]);
+        }
+      }
+      if (outcome.problem.empty()) outcome.plan = plan;
+    } else {
+      PlanOptions options;
+      options.strategy = strategy;
+      options.dims = request.dims;
+      options.weights = request.weights;
+      outcome.plan = make_plan(request.mesh, request.machine, options);
+    }
+    if (outcome.plan) {
+      outcome.traffic = traffic_model(*outcome.plan, request.machine, request.mesh, request.traffic);
+    }
+    outcomes.push_back(std::move(outcome));
+  }
+  return outcomes;
+}
+
+void print_table(std::ostream& out, const PlanRequest& request,
+                 const std::vector<PlanOutcome>& outcomes) {
+  const Mesh& mesh = request.mesh;
+  std::vector<std::int64_t> halo(mesh.halo_width.begin(), mesh.halo_width.end());
+  std::vector<std::int64_t> periodic;
+  for (std::size_t i = 0; i < mesh.global_size.size(); ++i) {
+    periodic.push_back(!mesh.periodic.empty() && mesh.periodic[i] ? 1 : 0);
+  }
+  std::string weights;
+  for (double w : weights_of(request)) weights += (weights.empty() ? "" : ",") + format_weight(w);
+  out << "mesh " << join(mesh.global_size) << ", halo " << join(halo, ",") << ", periodic "
+      << join(periodic, ",") << ", weights " << weights << "\n"
+      << "machine " << request.machine.to_string() << " (" << to_string(request.machine.placement())
+      << ", " << request.machine.source() << "), " << request.machine.ranks() << " ranks, "
+      << request.traffic.elem_bytes << " B per cell, "
+      << (request.traffic.corners ? "faces, edges and corners" : "faces only") << "\n\n";
+
+  std::vector<std::string> header = {"strategy"};
+  for (const auto& o : outcomes) header.push_back(to_string(o.strategy));
+  Table table(header);
+  auto row = [&](const std::string& label, auto cell) {
+    std::vector<std::string> cells = {label};
+    for (const auto& o : outcomes) cells.push_back(o.plan ? cell(o) : std::string("n/a"));
+    table.add_row(cells);
+  };
+  row("dims", [](const PlanOutcome& o) { return join(o.plan->dims); });
+  row("level factors", [](const PlanOutcome& o) {
+    if (!o.plan->hierarchical_placement) return std::string("(world order)");
+    std::string s;
+    for (const auto& f : o.plan->level_factors) s += (s.empty() ? "" : " | ") + join(f);
+    return s;
+  });
+  table.add_rule();
+  const auto& levels = request.machine.levels();
+  for (std::size_t l = 0; l <= levels.size(); ++l) {
+    const std::string name = l < levels.size() ? levels[l].name : "self";
+    row(name + " bytes", [l](const PlanOutcome& o) { return human_bytes(o.traffic.levels[l].bytes); });
+    row(l < levels.size() ? name + " max per unit" : name + " max per rank",
+        [l](const PlanOutcome& o) { return human_bytes(o.traffic.levels[l].max_unit_bytes); });
+    row(name + " messages",
+        [l](const PlanOutcome& o) { return std::to_string(o.traffic.levels[l].messages); });
+  }
+  table.add_rule();
+  row("max rank halo bytes",
+      [](const PlanOutcome& o) { return human_bytes(o.traffic.max_rank_halo_bytes); });
+  row("total bytes", [](const PlanOutcome& o) { return human_bytes(o.traffic.total_bytes); });
+  if (const PlanOutcome* mpi = baseline(outcomes)) {
+    table.add_rule();
+    row("saving vs mpi, " + levels[0].name + " bytes", [&](const PlanOutcome& o) {
+      return percent_saving(o.traffic.levels[0].bytes, mpi->traffic.levels[0].bytes);
+    });
+    row("saving vs mpi, " + levels[0].name + " max per unit", [&](const PlanOutcome& o) {
+      return percent_saving(o.traffic.levels[0].max_unit_bytes,
+                            mpi->traffic.levels[0].max_unit_bytes);
+    });
+    row("saving vs mpi, total bytes", [&](const PlanOutcome& o) {
+      return percent_saving(o.traffic.total_bytes, mpi->traffic.total_bytes);
+    });
+  }
+  table.print(out);
+  for (const auto& o : outcomes) {
+    if (!o.plan) out << to_string(o.strategy) << ": " << o.problem << "\n";
+  }
+}
+
+nlohmann::json to_json(const PlanRequest& request, const std::vector<PlanOutcome>& outcomes) {
+  using nlohmann::json;
+  const Mesh& mesh = request.mesh;
+  json doc;
+  doc["schema"] = "hcart-plan/1";
+  doc["hcart_version"] = version;
+  doc["mesh"] = mesh.global_size;
+  doc["halo"] = mesh.halo_width;
+  json periodic = json::array();
+  for (std::size_t i = 0; i < mesh.global_size.size(); ++i) {
+    periodic.push_back(!mesh.periodic.empty() && mesh.periodic[i]);
+  }
+  doc["periodic"] = periodic;
+  doc["weights"] = weights_of(request);
+  doc["elem_bytes"] = request.traffic.elem_bytes;
+  doc["corners"] = request.traffic.corners;
+  json levels = json::array();
+  for (const auto& level : request.machine.levels()) {
+    levels.push_back({{"name", level.name}, {"size", level.size}});
+  }
+  doc["machine"] = {{"levels", levels},
+                    {"placement", to_string(request.machine.placement())},
+                    {"source", request.machine.source()},
+                    {"ranks", request.machine.ranks()}};
+  const PlanOutcome* mpi = baseline(outcomes);
+  json plans = json::array();
+  for (const auto& o : outcomes) {
+    json p;
+    p["strategy"] = to_string(o.strategy);
+    p["feasible"] = o.plan.has_value();
+    if (!o.plan) {
+      p["problem"] = o.problem;
+      plans.push_back(p);
+      continue;
+    }
+    p["dims"] = o.plan->dims;
+    p["level_factors"] = o.plan->level_factors;
+    p["placement"] = o.plan->hierarchical_placement ? "hierarchical" : "world-order";
+    json traffic_levels = json::array();
+    for (const auto& t : o.traffic.levels) {
+      traffic_levels.push_back({{"name", t.name},
+                                {"bytes", t.bytes},
+                                {"max_unit_bytes", t.max_unit_bytes},
+                                {"messages", t.messages}});
+    }
+    p["traffic"] = {{"levels", traffic_levels},
+                    {"max_rank_halo_bytes", o.traffic.max_rank_halo_bytes},
+                    {"total_bytes", o.traffic.total_bytes}};
+    if (mpi != nullptr) {
+      auto ratio = [](std::int64_t v, std::int64_t b) {
+        return b > 0 ? 1.0 - static_cast<double>(v) / static_cast<double>(b) : 0.0;
+      };
+      p["saving_vs_mpi"] = {
+          {"coarsest_level_bytes",
+           ratio(o.traffic.levels[0].bytes, mpi->traffic.levels[0].bytes)},
+          {"coarsest_level_max_unit_bytes",
+           ratio(o.traffic.levels[0].max_unit_bytes, mpi->traffic.levels[0].max_unit_bytes)},
+          {"total_bytes", ratio(o.traffic.total_bytes, mpi->traffic.total_bytes)}};
+    }
+    plans.push_back(p);
+  }
+  doc["plans"] = plans;
+  return doc;
+}
+
+} // namespace hcart::apps

@@ -1,0 +1,108 @@
+// hcart-plan: plan a decomposition for any machine without running on it.
+//
+//   hcart-plan --mesh 2048,1024,512 --halo 1,1,1 --machine "node:8 socket:2 core:16"
+//
+// prints, for every strategy side by side, the per-level factors, the process grid and the
+// exact halo traffic per hardware level (DESIGN.md §3.4), and the saving against what
+// MPI_Dims_create gives. --json writes the same data as described in docs/plan-json.md.
+#include "CommandLine.hpp"
+#include "PlanReport.hpp"
+
+#include <hcart/core/Error.hpp>
+#include <hcart/core/Collective.hpp>
+#include <hcart/core/Main.hpp>
+#include <hcart/mapping/Strategy.hpp>
+
+#include <iostream>
+
+int main(int argc, char* argv[]) {
+  return hcart::run_main(argc, argv, "hcart-plan", [&](hcart::Environment& env) {
+    using namespace hcart::apps;
+    CLI::App app{"hcart-plan: plan a hierarchical Cartesian decomposition for any machine, "
+                 "and compare strategies by their exact halo traffic per hardware level.",
+                 "hcart-plan"};
+    std::string mesh_text, halo_text, cost_text, weights_text, periodic_text, machine_text;
+    std::string placement_text = "block", strategy_text = "all", dims_text;
+    int elem_bytes = 8;
+    bool corners = false, json = false;
+    app.add_option("--mesh", mesh_text, "global mesh sizes, e.g. 2048,1024,512")->required();
+    app.add_option("--halo", halo_text, "halo widths per direction (default 1 each)");
+    auto* cost = app.add_option("--cost", cost_text, "cost factors c_i (default 1 each)");
+    auto* weights = app.add_option("--weights", weights_text,
+                                   "communication weights given directly instead of derived");
+    cost->excludes(weights);
+    app.add_option("--periodic", periodic_text, "periodic flags per direction, e.g. 0,0,1");
+    app.add_option("--machine", machine_text,
+                   "machine levels, coarse first, e.g. \"node:8 socket:2 core:16\"")
+        ->required();
+    app.add_option("--placement", placement_text, "rank numbering: block or round-robin")
+        ->capture_default_str();
+    app.add_option("--strategy", strategy_text,
+                   "all, mpi, weighted, hierarchical or manual (all: manual too when "
+                   "--dims fixes every direction)")
+        ->capture_default_str();
+    app.add_option("--dims", dims_text, "fixed dims per direction, 0 = free");
+    app.add_option("--elem-bytes", elem_bytes, "bytes per cell")->capture_default_str();
+    app.add_flag("--corners", corners, "count edge and corner messages too (HaloMode::Full)");
+    app.add_flag("--json", json, "write JSON (docs/plan-json.md) instead of the table");
+    if (!parse_command_line(app, argc, argv, env.rank())) return 0;
+
+    PlanRequest request;
+    hcart::agree_on_errors(MPI_COMM_WORLD, [&] {
+      hcart::Mesh& mesh = request.mesh;
+      mesh.global_size = parse_int_list("--mesh", mesh_text);
+      const std::size_t d = mesh.global_size.size();
+      auto expect_length = [d](const char* option, std::size_t n) {
+        HCART_REQUIRE(n == d, option << ": " << n << " values for a " << d
+                                     << "-dimensional mesh, expected " << d);
+      };
+      if (halo_text.empty()) {
+        mesh.halo_width.assign(d, 1);
+      } else {
+        for (std::int64_t h : parse_int_list("--halo", halo_text)) {
+          HCART_REQUIRE(h >= 0 && h <= 1000000, "--halo: " << h << ", expected 0 to 1000000");
+          mesh.halo_width.push_back(static_cast<int>(h));
+        }
+      }
+      expect_length("--halo", mesh.halo_width.size());
+      mesh.periodic = periodic_text.empty() ? std::vector<bool>(d, false)
+                                            : parse_bool_list("--periodic", periodic_text);
+      expect_length("--periodic", mesh.periodic.size());
+      if (!cost_text.empty()) {
+        mesh.cost_factor = parse_real_list("--cost", cost_text);
+        expect_length("--cost", mesh.cost_factor.size());
+      }
+      hcart::validate(mesh);
+      if (!weights_text.empty()) {
+        request.weights = parse_real_list("--weights", weights_text);
+        expect_length("--weights", request.weights.size());
+        for (double w : request.weights) {
+          HCART_REQUIRE(w >= 0, "--weights: " << w << ", expected a value >= 0");
+        }
+      }
+      HCART_REQUIRE(elem_bytes >= 1, "--elem-bytes: " << elem_bytes << ", expected >= 1");
+      request.traffic = {elem_bytes, corners};
+      request.machine = hcart::Machine::parse(machine_text, hcart::parse_placement(placement_text));
+      if (!dims_text.empty()) {
+        request.dims = parse_int_list("--dims", dims_text);
+        expect_length("--dims", request.dims.size());
+      }
+      bool all_dims_fixed = !request.dims.empty();
+      for (std::int64_t x : request.dims) all_dims_fixed = all_dims_fixed && x > 0;
+      if (strategy_text == "all") {
+        request.strategies = {hcart::Strategy::Mpi, hcart::Strategy::Weighted,
+                              hcart::Strategy::Hierarchical};
+        if (all_dims_fixed) request.strategies.push_back(hcart::Strategy::Manual);
+      } else {
+        request.strategies = {hcart::parse_strategy(strategy_text)};
+      }
+    });
+    std::vector<PlanOutcome> outcomes;
+    hcart::agree_on_errors(MPI_COMM_WORLD, [&] { outcomes = plan_all(request); });
+    if (env.rank() == 0) {
+      if (json) std::cout << to_json(request, outcomes).dump(2) << std::endl;
+      else print_table(std::cout, request, outcomes);
+    }
+    return 0;
+  });
+}
