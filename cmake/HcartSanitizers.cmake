@@ -1,5 +1,20 @@
 # HCART_ENABLE_SANITIZERS: AddressSanitizer + UndefinedBehaviorSanitizer on hcart's targets.
+#
+# Tests get their sanitizer options from here (see HcartTesting.cmake):
+#   HCART_SANITIZER_ENV_UNIT  pure tests: leak checking on
+#   HCART_SANITIZER_ENV_MPI   MPI programs: leak checking off, because MPI libraries keep
+#                             allocations in plugins they unload at finalize, whose stacks
+#                             can no longer be symbolised or suppressed
 include_guard(GLOBAL)
+
+set(HCART_SANITIZER_ENV_UNIT "")
+set(HCART_SANITIZER_ENV_MPI "")
+if(HCART_ENABLE_SANITIZERS)
+  set(_ubsan "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+  set(HCART_SANITIZER_ENV_UNIT "ASAN_OPTIONS=detect_leaks=1:abort_on_error=1" "${_ubsan}")
+  set(HCART_SANITIZER_ENV_MPI "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1" "${_ubsan}")
+endif()
+
 function(hcart_sanitize target)
   if(HCART_ENABLE_SANITIZERS)
     target_compile_options(${target} PRIVATE -fsanitize=address,undefined -fno-omit-frame-pointer

@@ -8,6 +8,9 @@
 #     rank count as <name>.np<N> through the MPI launcher configuration
 #     (cmake/HcartMpiLauncher.cmake), label "mpi". Every MPI test has a timeout (default
 #     120 s) so that a deadlock fails instead of hanging CI.
+#   hcart_mpi_program_test(<name> COMMAND ... [LABELS ...] [TIMEOUT s])
+#     A test that runs an MPI program (directly or through a script), with the sanitizer
+#     settings of MPI programs.
 include_guard(GLOBAL)
 
 set(HCART_TEST_DEFAULT_TIMEOUT 120 CACHE STRING "Timeout of one hcart test in seconds")
@@ -22,7 +25,8 @@ function(hcart_add_unit_test name)
   hcart_set_warnings(${name})
   hcart_sanitize(${name})
   add_test(NAME ${name} COMMAND ${name})
-  set_tests_properties(${name} PROPERTIES LABELS "unit;${T_LABELS}" TIMEOUT ${T_TIMEOUT})
+  set_tests_properties(${name} PROPERTIES LABELS "unit;${T_LABELS}" TIMEOUT ${T_TIMEOUT}
+                                           ENVIRONMENT "${HCART_SANITIZER_ENV_UNIT}")
 endfunction()
 
 function(hcart_add_mpi_test name)
@@ -44,6 +48,19 @@ function(hcart_add_mpi_test name)
     add_test(NAME ${name}.np${np} COMMAND ${command})
     set_tests_properties(${name}.np${np} PROPERTIES
       LABELS "mpi;${T_LABELS}" TIMEOUT ${T_TIMEOUT} PROCESSORS ${np}
-      ENVIRONMENT "HCART_TEST_WATCHDOG_SECONDS=${watchdog}")
+      ENVIRONMENT "HCART_TEST_WATCHDOG_SECONDS=${watchdog};${HCART_SANITIZER_ENV_MPI}")
   endforeach()
+endfunction()
+
+function(hcart_mpi_program_test name)
+  cmake_parse_arguments(T "" "TIMEOUT;PROCESSORS" "COMMAND;LABELS" ${ARGN})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT ${HCART_TEST_DEFAULT_TIMEOUT})
+  endif()
+  if(NOT T_PROCESSORS)
+    set(T_PROCESSORS 1)
+  endif()
+  add_test(NAME ${name} COMMAND ${T_COMMAND})
+  set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT}
+                       PROCESSORS ${T_PROCESSORS} ENVIRONMENT "${HCART_SANITIZER_ENV_MPI}")
 endfunction()

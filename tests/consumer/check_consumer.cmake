@@ -1,6 +1,7 @@
 # Installs the hcart build tree into a scratch prefix, builds tests/consumer/project
 # against it with find_package(hcart), and runs the result on 2 ranks.
-#   cmake -DHCART_BUILD=<dir> -DSOURCE=<project> -DSCRATCH=<dir> -DLAUNCH=<list> -P ...
+#   cmake -DHCART_BUILD=<dir> -DSOURCE=<project> -DSCRATCH=<dir> -DLAUNCH="mpiexec|-n|2" -P ...
+string(REPLACE "|" ";" LAUNCH "${LAUNCH}")
 file(REMOVE_RECURSE ${SCRATCH})
 function(step)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)

@@ -1,0 +1,83 @@
+// hcart-machine: what hcart sees of the machine it runs on, and the plan it would make.
+//
+//   hcart-mpiexec -n 4 hcart-machine [--mesh 512,512,512] [--machine "node:2 core:2"]
+//
+// Detects the hierarchy of the ranks it was started on (MPI shared-memory nodes, then
+// sockets, NUMA nodes, L3 caches and cores from each rank's hwloc binding; DESIGN.md §4),
+// or takes a synthetic one (--machine or $HCART_MACHINE), prints every rank's place in it,
+// then plans a mesh for it with every strategy side by side (as hcart-plan does).
+#include "CommandLine.hpp"
+#include "PlanReport.hpp"
+
+#include <hcart/core/Collective.hpp>
+#include <hcart/core/Error.hpp>
+#include <hcart/core/Main.hpp>
+#include <hcart/core/MpiCheck.hpp>
+#include <hcart/topology/Detect.hpp>
+
+#include <iostream>
+
+int main(int argc, char* argv[]) {
+  return hcart::run_main(argc, argv, "hcart-machine", [&](hcart::Environment& env) {
+    using namespace hcart::apps;
+    CLI::App app{"hcart-machine: print the machine hierarchy hcart detects for the ranks it "
+                 "runs on, and the decomposition it would plan there.",
+                 "hcart-machine"};
+    std::string mesh_text = "512,512,512", halo_text = "1,1,1", machine_text;
+    std::string placement_text = "block";
+    bool corners = false;
+    app.add_option("--mesh", mesh_text, "global mesh sizes")->capture_default_str();
+    app.add_option("--halo", halo_text, "halo widths per direction")->capture_default_str();
+    app.add_option("--machine", machine_text,
+                   "synthetic machine instead of detection, e.g. \"node:2 core:2\" "
+                   "(default: $HCART_MACHINE, else detect)");
+    app.add_option("--placement", placement_text,
+                   "rank numbering of a synthetic machine: block or round-robin")
+        ->capture_default_str();
+    app.add_flag("--corners", corners, "count edge and corner messages too");
+    if (!parse_command_line(app, argc, argv, env.rank())) return 0;
+
+    PlanRequest request;
+    hcart::Placement placement = hcart::Placement::Block;
+    hcart::agree_on_errors(MPI_COMM_WORLD, [&] {
+      request.mesh.global_size = parse_int_list("--mesh", mesh_text);
+      for (std::int64_t h : parse_int_list("--halo", halo_text)) {
+        HCART_REQUIRE(h >= 0 && h <= 1000000, "--halo: " << h << ", expected 0 to 1000000");
+        request.mesh.halo_width.push_back(static_cast<int>(h));
+      }
+      HCART_REQUIRE(request.mesh.halo_width.size() == request.mesh.global_size.size(),
+                    "--halo: " << request.mesh.halo_width.size() << " values for a "
+                               << request.mesh.global_size.size() << "-dimensional mesh");
+      request.mesh.periodic.assign(request.mesh.global_size.size(), false);
+      hcart::validate(request.mesh);
+      placement = hcart::parse_placement(placement_text);
+    });
+    const hcart::DetectedHierarchy hierarchy =
+        hcart::resolve_machine(MPI_COMM_WORLD, machine_text, placement);
+    request.machine = hierarchy.machine;
+    request.traffic = {8, corners};
+    request.strategies = {hcart::Strategy::Mpi, hcart::Strategy::Weighted,
+                          hcart::Strategy::Hierarchical};
+    std::vector<PlanOutcome> outcomes;
+    hcart::agree_on_errors(MPI_COMM_WORLD, [&] { outcomes = plan_all(request); });
+    if (env.rank() == 0) {
+      const hcart::Machine& m = hierarchy.machine;
+      std::cout << "hcart-machine: " << env.size() << " ranks, machine " << m.to_string()
+                << " (" << m.source() << ")\n";
+      for (const auto& note : hierarchy.notes) std::cout << "  note: " << note << "\n";
+      const std::int64_t shown = std::min<std::int64_t>(m.ranks(), 64);
+      for (std::int64_t r = 0; r < shown; ++r) {
+        std::cout << "  rank " << r << ":";
+        const auto units = m.unit_indices(r);
+        for (int l = 0; l < m.level_count(); ++l) {
+          std::cout << " " << m.levels()[l].name << " " << units[l];
+        }
+        std::cout << "\n";
+      }
+      if (shown < m.ranks()) std::cout << "  ... (" << m.ranks() - shown << " more ranks)\n";
+      std::cout << "\n";
+      print_table(std::cout, request, outcomes);
+    }
+    return 0;
+  });
+}

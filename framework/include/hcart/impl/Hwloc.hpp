@@ -1,0 +1,47 @@
+// RAII handles and the checking macro for hwloc (internal).
+#pragma once
+
+#include <hcart/core/Error.hpp>
+
+#include <hwloc.h>
+
+namespace hcart::impl {
+
+/// Throws hcart::Error naming the call when an hwloc function returns a negative value.
+#define HCART_HWLOC_CHECK(call)                                                            \
+  do {                                                                                     \
+    if ((call) < 0) {                                                                      \
+      ::hcart::impl::throw_error(std::string(#call) + " failed at " + __FILE__ + ":" +     \
+                                 std::to_string(__LINE__));                                \
+    }                                                                                      \
+  } while (false)
+
+/// An hwloc topology, destroyed with the handle.
+class HwlocTopology {
+public:
+  HwlocTopology() { HCART_HWLOC_CHECK(hwloc_topology_init(&m_topology)); }
+  ~HwlocTopology() { hwloc_topology_destroy(m_topology); }
+  HwlocTopology(const HwlocTopology&) = delete;
+  HwlocTopology& operator=(const HwlocTopology&) = delete;
+  hwloc_topology_t get() const noexcept { return m_topology; }
+
+private:
+  hwloc_topology_t m_topology = nullptr;
+};
+
+/// An hwloc bitmap, freed with the handle.
+class HwlocBitmap {
+public:
+  HwlocBitmap() : m_bitmap(hwloc_bitmap_alloc()) {
+    HCART_CHECK(m_bitmap != nullptr, "hwloc_bitmap_alloc failed");
+  }
+  ~HwlocBitmap() { hwloc_bitmap_free(m_bitmap); }
+  HwlocBitmap(const HwlocBitmap&) = delete;
+  HwlocBitmap& operator=(const HwlocBitmap&) = delete;
+  hwloc_bitmap_t get() const noexcept { return m_bitmap; }
+
+private:
+  hwloc_bitmap_t m_bitmap;
+};
+
+} // namespace hcart::impl

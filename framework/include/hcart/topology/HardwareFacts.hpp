@@ -1,0 +1,37 @@
+// hcart::RankFacts: what one rank knows about where it runs, the raw material of the
+// detected machine hierarchy (DESIGN.md §4).
+//
+// The node comes from MPI (ranks sharing memory); inside the node, for each hardware
+// object type hcart may use as a level (package, NUMA node, L3 cache, core), the logical
+// index of the object of that type whose CPU set contains the rank's whole binding, or -1
+// when the binding spans several such objects (or the rank is unbound).
+//
+//   hwloc_topology_t topo = ...;            // a real or a synthetic/XML topology
+//   hcart::RankFacts f = hcart::facts_from_binding(topo, binding, node_index);
+#pragma once
+
+#include <hwloc.h>
+
+#include <array>
+#include <string>
+
+namespace hcart {
+
+/// \brief The hardware object types tried as levels inside a node, coarse to fine.
+enum class HardwareLevel { Package = 0, Numa = 1, L3 = 2, Core = 3 };
+inline constexpr int hardware_level_count = 4;
+
+/// \brief The level's name in machine descriptions: "socket", "numa", "l3", "core".
+std::string level_name(HardwareLevel level);
+
+struct RankFacts {
+  int node = 0; ///< index of the rank's node, 0 .. nodes-1
+  /// Per HardwareLevel: logical index of the object containing the binding, or -1.
+  std::array<int, hardware_level_count> object{{-1, -1, -1, -1}};
+  bool bound = false; ///< false when the binding covers the whole node
+};
+
+/// \brief Facts for a rank bound to `binding` on `topology` (any loaded hwloc topology).
+RankFacts facts_from_binding(hwloc_topology_t topology, hwloc_const_cpuset_t binding, int node);
+
+} // namespace hcart

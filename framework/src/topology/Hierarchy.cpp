@@ -1,0 +1,139 @@
+#include <hcart/core/Error.hpp>
+#include <hcart/topology/Hierarchy.hpp>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace hcart {
+
+namespace {
+
+// Groups ranks by (parent unit, key); checks the symmetry conditions of a candidate level.
+struct Candidate {
+  bool usable = false;
+  std::string why;
+  std::int64_t units_per_parent = 0;
+  std::vector<int> unit;      // per rank: index inside its parent unit
+  std::vector<int> new_group; // per rank: id of its unit of this level
+};
+
+Candidate try_level(const std::vector<int>& parent, const std::vector<std::int64_t>& key,
+                    const std::string& name) {
+  const std::size_t P = parent.size();
+  Candidate c;
+  // Objects per parent, and the parent of each object (nesting).
+  std::map<int, std::set<std::int64_t>> objects_of_parent;
+  std::map<std::int64_t, int> parent_of_object;
+  std::map<std::pair<int, std::int64_t>, int> ranks_in_object;
+  for (std::size_t r = 0; r < P; ++r) {
+    objects_of_parent[parent[r]].insert(key[r]);
+    const auto [it, fresh] = parent_of_object.emplace(key[r], parent[r]);
+    if (!fresh && it->second != parent[r]) {
+      c.why = name + ": one " + name + " spans two units of the level above";
+      return c;
+    }
+    ++ranks_in_object[{parent[r], key[r]}];
+  }
+  std::set<std::size_t> counts;
+  for (const auto& [p, objects] : objects_of_parent) counts.insert(objects.size());
+  if (counts.size() != 1) {
+    c.why = name + ": units of the level above hold " + std::to_string(*counts.begin()) + " to " +
+            std::to_string(*counts.rbegin()) + " of them";
+    return c;
+  }
+  std::set<int> sizes;
+  for (const auto& [k, n] : ranks_in_object) sizes.insert(n);
+  if (sizes.size() != 1) {
+    c.why = name + ": they hold " + std::to_string(*sizes.begin()) + " to " +
+            std::to_string(*sizes.rbegin()) + " ranks";
+    return c;
+  }
+  c.usable = true;
+  c.units_per_parent = static_cast<std::int64_t>(*counts.begin());
+  c.unit.resize(P);
+  c.new_group.resize(P);
+  std::map<std::pair<int, std::int64_t>, int> group_id;
+  for (std::size_t r = 0; r < P; ++r) {
+    const auto& objects = objects_of_parent[parent[r]];
+    c.unit[r] = static_cast<int>(std::distance(objects.begin(), objects.find(key[r])));
+    c.new_group[r] = group_id.emplace(std::make_pair(parent[r], key[r]),
+                                      static_cast<int>(group_id.size()))
+                         .first->second;
+  }
+  return c;
+}
+
+} // namespace
+
+DetectedHierarchy build_hierarchy(const std::vector<RankFacts>& facts) {
+  const std::size_t P = facts.size();
+  HCART_REQUIRE(P >= 1, "hcart::build_hierarchy: no ranks");
+  int nodes = 0;
+  for (const auto& f : facts) {
+    HCART_REQUIRE(f.node >= 0, "hcart::build_hierarchy: node index " << f.node);
+    nodes = std::max(nodes, f.node + 1);
+  }
+  std::vector<int> per_node(nodes, 0);
+  for (const auto& f : facts) ++per_node[f.node];
+  HCART_REQUIRE(std::find(per_node.begin(), per_node.end(), 0) == per_node.end(),
+                "hcart::build_hierarchy: node indices are not 0 to " << nodes - 1);
+
+  DetectedHierarchy result;
+  std::vector<MachineLevel> levels;
+  std::vector<std::vector<int>> units(P);
+  const auto [fewest, most] = std::minmax_element(per_node.begin(), per_node.end());
+  if (*fewest != *most) {
+    result.notes.push_back("nodes hold " + std::to_string(*fewest) + " to " +
+                           std::to_string(*most) +
+                           " ranks: no level is symmetric, the machine is flat");
+    std::vector<int> table(P);
+    for (std::size_t r = 0; r < P; ++r) table[r] = static_cast<int>(r);
+    result.machine = Machine({{"rank", static_cast<std::int64_t>(P)}}, table, "detected");
+    return result;
+  }
+  levels.push_back({"node", nodes});
+  std::vector<int> parent(P);
+  for (std::size_t r = 0; r < P; ++r) {
+    units[r].push_back(facts[r].node);
+    parent[r] = facts[r].node;
+  }
+  for (int level = 0; level < hardware_level_count; ++level) {
+    const std::string name = level_name(static_cast<HardwareLevel>(level));
+    std::vector<std::int64_t> key(P);
+    bool all_inside = true;
+    for (std::size_t r = 0; r < P && all_inside; ++r) {
+      all_inside = facts[r].object[level] >= 0;
+      key[r] = static_cast<std::int64_t>(facts[r].node) * (1LL << 32) + facts[r].object[level];
+    }
+    if (!all_inside) {
+      result.notes.push_back(name + ": not every rank is bound inside one " + name +
+                             ", level left out");
+      continue;
+    }
+    Candidate c = try_level(parent, key, name);
+    if (!c.usable) {
+      result.notes.push_back(c.why + ", level left out");
+      continue;
+    }
+    if (c.units_per_parent == 1) continue; // splits nothing
+    levels.push_back({name, c.units_per_parent});
+    for (std::size_t r = 0; r < P; ++r) units[r].push_back(c.unit[r]);
+    parent = c.new_group;
+  }
+  // Ranks sharing the finest unit (unbound ranks, or several ranks per core).
+  std::map<int, int> next_in_group;
+  std::int64_t sharing = 0;
+  for (std::size_t r = 0; r < P; ++r) sharing = std::max<std::int64_t>(sharing, ++next_in_group[parent[r]]);
+  if (sharing > 1) {
+    levels.push_back({"rank", sharing});
+    next_in_group.clear();
+    for (std::size_t r = 0; r < P; ++r) units[r].push_back(next_in_group[parent[r]]++);
+  }
+  std::vector<int> table;
+  for (const auto& u : units) table.insert(table.end(), u.begin(), u.end());
+  result.machine = Machine(levels, table, "detected");
+  return result;
+}
+
+} // namespace hcart
