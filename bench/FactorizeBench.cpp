@@ -74,17 +74,16 @@ int main(int argc, char* argv[]) {
       const std::size_t d = 1 + rng() % 4;
       random_equal.push_back({n, std::vector<double>(d, 1.0)});
       std::vector<double> w(d);
-      for (auto& x : w) x = real(rng);
+      for (auto& x : w)
+        x = real(rng);
       random_weighted.push_back({n, w});
     }
     std::vector<double> med_equal, med_weighted, med_mpi;
     for (int r = 0; r < repeats; ++r) {
-      med_equal.push_back(median(per_call(random_equal, [](const Case& c) {
-        return hcart::factorize(c.n, c.w)[0];
-      })));
-      med_weighted.push_back(median(per_call(random_weighted, [](const Case& c) {
-        return hcart::factorize(c.n, c.w)[0];
-      })));
+      med_equal.push_back(median(
+          per_call(random_equal, [](const Case& c) { return hcart::factorize(c.n, c.w)[0]; })));
+      med_weighted.push_back(median(
+          per_call(random_weighted, [](const Case& c) { return hcart::factorize(c.n, c.w)[0]; })));
       med_mpi.push_back(median(per_call(random_equal, [](const Case& c) {
         int dims[16] = {};
         MPI_Dims_create(static_cast<int>(c.n), static_cast<int>(c.w.size()), dims);
@@ -104,14 +103,16 @@ int main(int argc, char* argv[]) {
       for (std::size_t d = 2; d <= 10; ++d) {
         hard.push_back({n, std::vector<double>(d, 1.0)});
         std::vector<double> w(d);
-        for (auto& x : w) x = real(rng);
+        for (auto& x : w)
+          x = real(rng);
         hard.push_back({n, w});
       }
     }
     for (int k = 0; k < 20000; ++k) {
       const std::size_t d = 1 + rng() % 10;
       std::vector<double> w(d);
-      for (auto& x : w) x = real(rng);
+      for (auto& x : w)
+        x = real(rng);
       hard.push_back({1 + static_cast<std::int64_t>(rng() % 10000000), w});
     }
     std::vector<double> worst;

@@ -71,8 +71,10 @@ std::vector<bool> parse_bool_list(const std::string& option, const std::string& 
                                   std::size_t max_count) {
   std::vector<bool> out;
   for (const auto& s : split(option, text, max_count)) {
-    if (s == "1" || s == "true" || s == "yes") out.push_back(true);
-    else if (s == "0" || s == "false" || s == "no") out.push_back(false);
+    if (s == "1" || s == "true" || s == "yes")
+      out.push_back(true);
+    else if (s == "0" || s == "false" || s == "no")
+      out.push_back(false);
     else {
       throw InputError(option + " '" + text + "': '" + s + "' is not 0 or 1");
     }
@@ -110,8 +112,10 @@ std::string human_bytes(double bytes) {
     ++u;
   }
   char text[32];
-  if (u == 0) std::snprintf(text, sizeof text, "%.0f B", bytes);
-  else std::snprintf(text, sizeof text, bytes < 10 ? "%.2f %s" : "%.1f %s", bytes, units[u]);
+  if (u == 0)
+    std::snprintf(text, sizeof text, "%.0f B", bytes);
+  else
+    std::snprintf(text, sizeof text, bytes < 10 ? "%.2f %s" : "%.1f %s", bytes, units[u]);
   return text;
 }
 

@@ -72,7 +72,8 @@ std::vector<PlanOutcome> plan_all(const PlanRequest& request) {
       outcome.plan = make_plan(request.mesh, request.machine, options);
     }
     if (outcome.plan) {
-      outcome.traffic = traffic_model(*outcome.plan, request.machine, request.mesh, request.traffic);
+      outcome.traffic =
+          traffic_model(*outcome.plan, request.machine, request.mesh, request.traffic);
     }
     outcomes.push_back(std::move(outcome));
   }
@@ -88,7 +89,8 @@ void print_table(std::ostream& out, const PlanRequest& request,
     periodic.push_back(!mesh.periodic.empty() && mesh.periodic[i] ? 1 : 0);
   }
   std::string weights;
-  for (double w : weights_of(request)) weights += (weights.empty() ? "" : ",") + format_weight(w);
+  for (double w : weights_of(request))
+    weights += (weights.empty() ? "" : ",") + format_weight(w);
   out << "mesh " << join(mesh.global_size) << ", halo " << join(halo, ",") << ", periodic "
       << join(periodic, ",") << ", weights " << weights << "\n"
       << "machine " << request.machine.to_string() << " (" << to_string(request.machine.placement())
@@ -97,25 +99,29 @@ void print_table(std::ostream& out, const PlanRequest& request,
       << (request.traffic.corners ? "faces, edges and corners" : "faces only") << "\n\n";
 
   std::vector<std::string> header = {"strategy"};
-  for (const auto& o : outcomes) header.push_back(to_string(o.strategy));
+  for (const auto& o : outcomes)
+    header.push_back(to_string(o.strategy));
   Table table(header);
   auto row = [&](const std::string& label, auto cell) {
     std::vector<std::string> cells = {label};
-    for (const auto& o : outcomes) cells.push_back(o.plan ? cell(o) : std::string("n/a"));
+    for (const auto& o : outcomes)
+      cells.push_back(o.plan ? cell(o) : std::string("n/a"));
     table.add_row(cells);
   };
   row("dims", [](const PlanOutcome& o) { return join(o.plan->dims); });
   row("level factors", [](const PlanOutcome& o) {
     if (!o.plan->hierarchical_placement) return std::string("(world order)");
     std::string s;
-    for (const auto& f : o.plan->level_factors) s += (s.empty() ? "" : " | ") + join(f);
+    for (const auto& f : o.plan->level_factors)
+      s += (s.empty() ? "" : " | ") + join(f);
     return s;
   });
   table.add_rule();
   const auto& levels = request.machine.levels();
   for (std::size_t l = 0; l <= levels.size(); ++l) {
     const std::string name = l < levels.size() ? levels[l].name : "self";
-    row(name + " bytes", [l](const PlanOutcome& o) { return human_bytes(o.traffic.levels[l].bytes); });
+    row(name + " bytes",
+        [l](const PlanOutcome& o) { return human_bytes(o.traffic.levels[l].bytes); });
     row(l < levels.size() ? name + " max per unit" : name + " max per rank",
         [l](const PlanOutcome& o) { return human_bytes(o.traffic.levels[l].max_unit_bytes); });
     row(name + " messages",
@@ -197,8 +203,7 @@ nlohmann::json to_json(const PlanRequest& request, const std::vector<PlanOutcome
         return b > 0 ? 1.0 - static_cast<double>(v) / static_cast<double>(b) : 0.0;
       };
       p["saving_vs_mpi"] = {
-          {"coarsest_level_bytes",
-           ratio(o.traffic.levels[0].bytes, mpi->traffic.levels[0].bytes)},
+          {"coarsest_level_bytes", ratio(o.traffic.levels[0].bytes, mpi->traffic.levels[0].bytes)},
           {"coarsest_level_max_unit_bytes",
            ratio(o.traffic.levels[0].max_unit_bytes, mpi->traffic.levels[0].max_unit_bytes)},
           {"total_bytes", ratio(o.traffic.total_bytes, mpi->traffic.total_bytes)}};

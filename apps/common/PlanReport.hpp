@@ -27,8 +27,8 @@ struct PlanRequest {
 
 struct PlanOutcome {
   Strategy strategy = Strategy::Hierarchical;
-  std::optional<Plan> plan;  ///< empty when the strategy has no valid plan
-  std::string problem;       ///< why not (e.g. MPI_Dims_create cut a direction too finely)
+  std::optional<Plan> plan; ///< empty when the strategy has no valid plan
+  std::string problem;      ///< why not (e.g. MPI_Dims_create cut a direction too finely)
   Traffic traffic;
 };
 

@@ -12,9 +12,11 @@ void Table::print(std::ostream& out) const {
     }
   };
   measure(m_header);
-  for (const auto& row : m_rows) measure(row);
+  for (const auto& row : m_rows)
+    measure(row);
   std::size_t total = 0;
-  for (auto w : width) total += w + 2;
+  for (auto w : width)
+    total += w + 2;
   auto emit = [&](const std::vector<std::string>& row) {
     for (std::size_t c = 0; c < width.size(); ++c) {
       const std::string cell = c < row.size() ? row[c] : "";
@@ -26,8 +28,10 @@ void Table::print(std::ostream& out) const {
   emit(m_header);
   out << std::string(total - 2, '-') << '\n';
   for (const auto& row : m_rows) {
-    if (row.empty()) out << std::string(total - 2, '-') << '\n';
-    else emit(row);
+    if (row.empty())
+      out << std::string(total - 2, '-') << '\n';
+    else
+      emit(row);
   }
 }
 

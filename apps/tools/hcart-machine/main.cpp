@@ -62,9 +62,10 @@ int main(int argc, char* argv[]) {
     hcart::agree_on_errors(MPI_COMM_WORLD, [&] { outcomes = plan_all(request); });
     if (env.rank() == 0) {
       const hcart::Machine& m = hierarchy.machine;
-      std::cout << "hcart-machine: " << env.size() << " ranks, machine " << m.to_string()
-                << " (" << m.source() << ")\n";
-      for (const auto& note : hierarchy.notes) std::cout << "  note: " << note << "\n";
+      std::cout << "hcart-machine: " << env.size() << " ranks, machine " << m.to_string() << " ("
+                << m.source() << ")\n";
+      for (const auto& note : hierarchy.notes)
+        std::cout << "  note: " << note << "\n";
       const std::int64_t shown = std::min<std::int64_t>(m.ranks(), 64);
       for (std::int64_t r = 0; r < shown; ++r) {
         std::cout << "  rank " << r << ":";

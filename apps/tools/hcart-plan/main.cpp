@@ -8,8 +8,8 @@
 #include "CommandLine.hpp"
 #include "PlanReport.hpp"
 
-#include <hcart/core/Error.hpp>
 #include <hcart/core/Collective.hpp>
+#include <hcart/core/Error.hpp>
 #include <hcart/core/Main.hpp>
 #include <hcart/mapping/Strategy.hpp>
 
@@ -88,7 +88,8 @@ int main(int argc, char* argv[]) {
         expect_length("--dims", request.dims.size());
       }
       bool all_dims_fixed = !request.dims.empty();
-      for (std::int64_t x : request.dims) all_dims_fixed = all_dims_fixed && x > 0;
+      for (std::int64_t x : request.dims)
+        all_dims_fixed = all_dims_fixed && x > 0;
       if (strategy_text == "all") {
         request.strategies = {hcart::Strategy::Mpi, hcart::Strategy::Weighted,
                               hcart::Strategy::Hierarchical};
@@ -100,8 +101,10 @@ int main(int argc, char* argv[]) {
     std::vector<PlanOutcome> outcomes;
     hcart::agree_on_errors(MPI_COMM_WORLD, [&] { outcomes = plan_all(request); });
     if (env.rank() == 0) {
-      if (json) std::cout << to_json(request, outcomes).dump(2) << std::endl;
-      else print_table(std::cout, request, outcomes);
+      if (json)
+        std::cout << to_json(request, outcomes).dump(2) << std::endl;
+      else
+        print_table(std::cout, request, outcomes);
     }
     return 0;
   });

@@ -51,7 +51,8 @@ DetectedHierarchy detect_machine(MPI_Comm comm) {
   HCART_MPI_CHECK(MPI_Comm_size(comm, &size));
   constexpr int fields = 2 + hardware_level_count;
   int packed[fields] = {mine.node, mine.bound ? 1 : 0};
-  for (int l = 0; l < hardware_level_count; ++l) packed[2 + l] = mine.object[l];
+  for (int l = 0; l < hardware_level_count; ++l)
+    packed[2 + l] = mine.object[l];
   std::vector<int> all(static_cast<std::size_t>(fields) * size);
   HCART_MPI_CHECK(MPI_Allgather(packed, fields, MPI_INT, all.data(), fields, MPI_INT, comm));
   std::vector<RankFacts> facts(size);
@@ -59,7 +60,8 @@ DetectedHierarchy detect_machine(MPI_Comm comm) {
     const int* p = all.data() + static_cast<std::size_t>(r) * fields;
     facts[r].node = p[0];
     facts[r].bound = p[1] != 0;
-    for (int l = 0; l < hardware_level_count; ++l) facts[r].object[l] = p[2 + l];
+    for (int l = 0; l < hardware_level_count; ++l)
+      facts[r].object[l] = p[2 + l];
   }
   return build_hierarchy(facts);
 }
@@ -82,9 +84,8 @@ DetectedHierarchy resolve_machine(MPI_Comm comm, const std::string& description,
   agree_on_errors(comm, [&] {
     result.machine = Machine::parse(text, placement);
     HCART_REQUIRE(result.machine.ranks() == size,
-                  "machine '" << text << "' (from " << origin << ") has "
-                              << result.machine.ranks() << " ranks, but the communicator has "
-                              << size);
+                  "machine '" << text << "' (from " << origin << ") has " << result.machine.ranks()
+                              << " ranks, but the communicator has " << size);
   });
   result.notes.push_back("synthetic machine from " + origin);
   return result;

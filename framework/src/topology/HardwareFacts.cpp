@@ -23,7 +23,8 @@ RankFacts facts_from_binding(hwloc_topology_t topology, hwloc_const_cpuset_t bin
   for (int level = 0; level < hardware_level_count; ++level) {
     const int count = hwloc_get_nbobjs_by_type(topology, types[level]);
     for (int i = 0; i < count; ++i) {
-      const hwloc_obj_t obj = hwloc_get_obj_by_type(topology, types[level], static_cast<unsigned>(i));
+      const hwloc_obj_t obj =
+          hwloc_get_obj_by_type(topology, types[level], static_cast<unsigned>(i));
       if (obj != nullptr && obj->cpuset != nullptr &&
           hwloc_bitmap_isincluded(binding, obj->cpuset)) {
         facts.object[level] = static_cast<int>(obj->logical_index);

@@ -36,14 +36,16 @@ Candidate try_level(const std::vector<int>& parent, const std::vector<std::int64
     ++ranks_in_object[{parent[r], key[r]}];
   }
   std::set<std::size_t> counts;
-  for (const auto& [p, objects] : objects_of_parent) counts.insert(objects.size());
+  for (const auto& [p, objects] : objects_of_parent)
+    counts.insert(objects.size());
   if (counts.size() != 1) {
     c.why = name + ": units of the level above hold " + std::to_string(*counts.begin()) + " to " +
             std::to_string(*counts.rbegin()) + " of them";
     return c;
   }
   std::set<int> sizes;
-  for (const auto& [k, n] : ranks_in_object) sizes.insert(n);
+  for (const auto& [k, n] : ranks_in_object)
+    sizes.insert(n);
   if (sizes.size() != 1) {
     c.why = name + ": they hold " + std::to_string(*sizes.begin()) + " to " +
             std::to_string(*sizes.rbegin()) + " ranks";
@@ -57,9 +59,9 @@ Candidate try_level(const std::vector<int>& parent, const std::vector<std::int64
   for (std::size_t r = 0; r < P; ++r) {
     const auto& objects = objects_of_parent[parent[r]];
     c.unit[r] = static_cast<int>(std::distance(objects.begin(), objects.find(key[r])));
-    c.new_group[r] = group_id.emplace(std::make_pair(parent[r], key[r]),
-                                      static_cast<int>(group_id.size()))
-                         .first->second;
+    c.new_group[r] =
+        group_id.emplace(std::make_pair(parent[r], key[r]), static_cast<int>(group_id.size()))
+            .first->second;
   }
   return c;
 }
@@ -75,7 +77,8 @@ DetectedHierarchy build_hierarchy(const std::vector<RankFacts>& facts) {
     nodes = std::max(nodes, f.node + 1);
   }
   std::vector<int> per_node(nodes, 0);
-  for (const auto& f : facts) ++per_node[f.node];
+  for (const auto& f : facts)
+    ++per_node[f.node];
   HCART_REQUIRE(std::find(per_node.begin(), per_node.end(), 0) == per_node.end(),
                 "hcart::build_hierarchy: node indices are not 0 to " << nodes - 1);
 
@@ -88,7 +91,8 @@ DetectedHierarchy build_hierarchy(const std::vector<RankFacts>& facts) {
                            std::to_string(*most) +
                            " ranks: no level is symmetric, the machine is flat");
     std::vector<int> table(P);
-    for (std::size_t r = 0; r < P; ++r) table[r] = static_cast<int>(r);
+    for (std::size_t r = 0; r < P; ++r)
+      table[r] = static_cast<int>(r);
     result.machine = Machine({{"rank", static_cast<std::int64_t>(P)}}, table, "detected");
     return result;
   }
@@ -118,20 +122,24 @@ DetectedHierarchy build_hierarchy(const std::vector<RankFacts>& facts) {
     }
     if (c.units_per_parent == 1) continue; // splits nothing
     levels.push_back({name, c.units_per_parent});
-    for (std::size_t r = 0; r < P; ++r) units[r].push_back(c.unit[r]);
+    for (std::size_t r = 0; r < P; ++r)
+      units[r].push_back(c.unit[r]);
     parent = c.new_group;
   }
   // Ranks sharing the finest unit (unbound ranks, or several ranks per core).
   std::map<int, int> next_in_group;
   std::int64_t sharing = 0;
-  for (std::size_t r = 0; r < P; ++r) sharing = std::max<std::int64_t>(sharing, ++next_in_group[parent[r]]);
+  for (std::size_t r = 0; r < P; ++r)
+    sharing = std::max<std::int64_t>(sharing, ++next_in_group[parent[r]]);
   if (sharing > 1) {
     levels.push_back({"rank", sharing});
     next_in_group.clear();
-    for (std::size_t r = 0; r < P; ++r) units[r].push_back(next_in_group[parent[r]]++);
+    for (std::size_t r = 0; r < P; ++r)
+      units[r].push_back(next_in_group[parent[r]]++);
   }
   std::vector<int> table;
-  for (const auto& u : units) table.insert(table.end(), u.begin(), u.end());
+  for (const auto& u : units)
+    table.insert(table.end(), u.begin(), u.end());
   result.machine = Machine(levels, table, "detected");
   return result;
 }

@@ -8,12 +8,12 @@
 namespace hcart::impl {
 
 /// Throws hcart::Error naming the call when an hwloc function returns a negative value.
-#define HCART_HWLOC_CHECK(call)                                                            \
-  do {                                                                                     \
-    if ((call) < 0) {                                                                      \
-      ::hcart::impl::throw_error(std::string(#call) + " failed at " + __FILE__ + ":" +     \
-                                 std::to_string(__LINE__));                                \
-    }                                                                                      \
+#define HCART_HWLOC_CHECK(call)                                                                    \
+  do {                                                                                             \
+    if ((call) < 0) {                                                                              \
+      ::hcart::impl::throw_error(std::string(#call) + " failed at " + __FILE__ + ":" +             \
+                                 std::to_string(__LINE__));                                        \
+    }                                                                                              \
   } while (false)
 
 /// An hwloc topology, destroyed with the handle.

@@ -23,8 +23,8 @@
 namespace hcart {
 
 struct DetectedHierarchy {
-  Machine machine = Machine::flat(1);  ///< measured unit table, source "detected"
-  std::vector<std::string> notes;      ///< each level left out and why
+  Machine machine = Machine::flat(1); ///< measured unit table, source "detected"
+  std::vector<std::string> notes;     ///< each level left out and why
 };
 
 /// \brief Builds the hierarchy from the facts of ranks 0 .. facts.size()-1.

@@ -1,0 +1,153 @@
+// Hardware detection, deterministic: hwloc synthetic topologies stand in for nodes, and the
+// tests choose every rank's binding, so the facts are what real ranks would report.
+#include <hcart/impl/Hwloc.hpp>
+#include <hcart/mapping/Plan.hpp>
+#include <hcart/mapping/TrafficModel.hpp>
+#include <hcart/topology/Hierarchy.hpp>
+
+#include <gtest/gtest.h>
+
+#include <functional>
+
+using hcart::RankFacts;
+
+namespace {
+
+// A node: a synthetic topology of 2 packages with 2 L3 caches of 2 cores of 2 PUs each.
+class SyntheticNode {
+public:
+  explicit SyntheticNode(const char* description) {
+    HCART_HWLOC_CHECK(hwloc_topology_set_synthetic(m_topology.get(), description));
+    HCART_HWLOC_CHECK(hwloc_topology_load(m_topology.get()));
+  }
+  hwloc_topology_t get() const { return m_topology.get(); }
+  int count(hwloc_obj_type_t type) const { return hwloc_get_nbobjs_by_type(get(), type); }
+  // Facts of a rank bound to object `index` of `type` (nullptr type: unbound).
+  RankFacts bound_to(hwloc_obj_type_t type, int index, int node) const {
+    hcart::impl::HwlocBitmap set;
+    hwloc_bitmap_copy(set.get(), hwloc_get_obj_by_type(get(), type, index)->cpuset);
+    return hcart::facts_from_binding(get(), set.get(), node);
+  }
+  RankFacts unbound(int node) const {
+    return hcart::facts_from_binding(get(), hwloc_topology_get_topology_cpuset(get()), node);
+  }
+
+private:
+  hcart::impl::HwlocTopology m_topology;
+};
+
+const char* const two_sockets = "pack:2 l3:2 core:2 pu:2";
+
+std::vector<std::string> names(const hcart::Machine& m) {
+  std::vector<std::string> out;
+  for (const auto& l : m.levels())
+    out.push_back(l.name + ":" + std::to_string(l.size));
+  return out;
+}
+
+} // namespace
+
+TEST(Hierarchy, CoreBoundBlockLaunchGivesNodeSocketL3Core) {
+  SyntheticNode node(two_sockets);
+  std::vector<RankFacts> facts;
+  for (int n = 0; n < 2; ++n) {
+    for (int c = 0; c < 8; ++c)
+      facts.push_back(node.bound_to(HWLOC_OBJ_CORE, c, n));
+  }
+  const auto h = hcart::build_hierarchy(facts);
+  EXPECT_EQ(names(h.machine), (std::vector<std::string>{"node:2", "socket:2", "l3:2", "core:2"}));
+  EXPECT_EQ(h.machine.source(), "detected");
+  EXPECT_EQ(h.machine.unit_indices(13), (std::vector<std::int64_t>{1, 1, 0, 1}));
+}
+
+TEST(Hierarchy, RoundRobinLaunchGetsTheSameHierarchyAndTraffic) {
+  SyntheticNode node(two_sockets);
+  std::vector<RankFacts> block, round_robin;
+  for (int r = 0; r < 16; ++r) {
+    block.push_back(node.bound_to(HWLOC_OBJ_CORE, r % 8, r / 8));
+    round_robin.push_back(node.bound_to(HWLOC_OBJ_CORE, r / 2, r % 2));
+  }
+  const auto hb = hcart::build_hierarchy(block);
+  const auto hr = hcart::build_hierarchy(round_robin);
+  EXPECT_EQ(names(hb.machine), names(hr.machine));
+  const hcart::Mesh mesh{{512, 256, 128}, {1, 1, 1}, {false, true, false}, {}};
+  const auto pb = hcart::make_plan(mesh, hb.machine, {});
+  const auto pr = hcart::make_plan(mesh, hr.machine, {});
+  const auto tb = hcart::traffic_model(pb, hb.machine, mesh);
+  const auto tr = hcart::traffic_model(pr, hr.machine, mesh);
+  for (std::size_t l = 0; l < tb.levels.size(); ++l) {
+    EXPECT_EQ(tb.levels[l].bytes, tr.levels[l].bytes) << tb.levels[l].name;
+    EXPECT_EQ(tb.levels[l].max_unit_bytes, tr.levels[l].max_unit_bytes);
+  }
+  // World-order placement on the round-robin launch sends more across nodes.
+  hcart::PlanOptions weighted;
+  weighted.strategy = hcart::Strategy::Weighted;
+  const auto wr =
+      hcart::traffic_model(hcart::make_plan(mesh, hr.machine, weighted), hr.machine, mesh);
+  EXPECT_GT(wr.levels[0].bytes, tr.levels[0].bytes);
+}
+
+TEST(Hierarchy, UnboundRanksGiveTheNodeLevelOnly) {
+  SyntheticNode node(two_sockets);
+  std::vector<RankFacts> facts;
+  for (int r = 0; r < 8; ++r)
+    facts.push_back(node.unbound(r / 4));
+  const auto h = hcart::build_hierarchy(facts);
+  EXPECT_EQ(names(h.machine), (std::vector<std::string>{"node:2", "rank:4"}));
+  ASSERT_FALSE(h.notes.empty());
+  EXPECT_NE(h.notes[0].find("socket: not every rank is bound"), std::string::npos) << h.notes[0];
+}
+
+TEST(Hierarchy, SocketBoundRanksStopAtTheSocket) {
+  SyntheticNode node(two_sockets);
+  std::vector<RankFacts> facts;
+  for (int r = 0; r < 8; ++r)
+    facts.push_back(node.bound_to(HWLOC_OBJ_PACKAGE, r % 2, r / 4));
+  const auto h = hcart::build_hierarchy(facts);
+  EXPECT_EQ(names(h.machine), (std::vector<std::string>{"node:2", "socket:2", "rank:2"}));
+}
+
+TEST(Hierarchy, TwoRanksPerCoreAddARankLevel) {
+  SyntheticNode node(two_sockets);
+  std::vector<RankFacts> facts;
+  for (int pu = 0; pu < 16; ++pu)
+    facts.push_back(node.bound_to(HWLOC_OBJ_PU, pu, 0));
+  const auto h = hcart::build_hierarchy(facts);
+  EXPECT_EQ(names(h.machine),
+            (std::vector<std::string>{"node:1", "socket:2", "l3:2", "core:2", "rank:2"}));
+}
+
+TEST(Hierarchy, AsymmetricNodesMakeAFlatMachine) {
+  SyntheticNode node(two_sockets);
+  std::vector<RankFacts> facts;
+  for (int c = 0; c < 8; ++c)
+    facts.push_back(node.bound_to(HWLOC_OBJ_CORE, c, 0));
+  for (int c = 0; c < 4; ++c)
+    facts.push_back(node.bound_to(HWLOC_OBJ_CORE, c, 1));
+  const auto h = hcart::build_hierarchy(facts);
+  EXPECT_EQ(names(h.machine), (std::vector<std::string>{"rank:12"}));
+  ASSERT_EQ(h.notes.size(), 1u);
+  EXPECT_NE(h.notes[0].find("nodes hold 4 to 8 ranks"), std::string::npos) << h.notes[0];
+}
+
+TEST(Hierarchy, AsymmetricSocketsAreLeftOutWithANote) {
+  SyntheticNode node(two_sockets);
+  std::vector<RankFacts> facts;
+  // 6 ranks on one node: cores 0..5, so socket 0 holds 4 ranks and socket 1 holds 2. The
+  // L3 caches still hold 2 ranks each: the best symmetric hierarchy skips the sockets.
+  for (int c = 0; c < 6; ++c)
+    facts.push_back(node.bound_to(HWLOC_OBJ_CORE, c, 0));
+  const auto h = hcart::build_hierarchy(facts);
+  EXPECT_EQ(names(h.machine), (std::vector<std::string>{"node:1", "l3:3", "core:2"}));
+  bool socket_note = false;
+  for (const auto& n : h.notes)
+    socket_note = socket_note || n.find("socket: they hold 2 to 4 ranks") != std::string::npos;
+  EXPECT_TRUE(socket_note);
+}
+
+TEST(Hierarchy, BadFactsAreRejected) {
+  EXPECT_THROW(hcart::build_hierarchy({}), hcart::InputError);
+  RankFacts f;
+  f.node = 1; // node 0 missing
+  EXPECT_THROW(hcart::build_hierarchy({f}), hcart::InputError);
+}
