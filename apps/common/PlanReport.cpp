@@ -46,24 +46,18 @@ std::string format_weight(double w) {
 
 std::vector<PlanOutcome> plan_all(const PlanRequest& request) {
   std::vector<PlanOutcome> outcomes;
-  const std::vector<std::int64_t> bounds = cut_bounds(request.mesh);
   for (Strategy strategy : request.strategies) {
     PlanOutcome outcome;
     outcome.strategy = strategy;
     if (strategy == Strategy::Mpi) {
-      std::vector<std::int64_t> dims = request.dims;
-      if (dims.empty()) dims.assign(request.mesh.global_size.size(), 0);
-      dims = mpi_dims_create(request.machine.ranks(), dims);
-      Plan plan = plan_from_dims(Strategy::Mpi, dims, request.machine);
-      plan.weights = weights_of(request);
-      for (std::size_t i = 0; i < dims.size(); ++i) {
-        if (dims[i] > bounds[i]) {
-          outcome.problem = "MPI_Dims_create cuts direction " + std::to_string(i) + " into " +
-                            std::to_string(dims[i]) + " pieces, more than its " +
-                            std::to_string(bounds[i]);
-        }
+      try {
+        const auto dims = mpi_baseline_dims(request.machine.ranks(), request.dims, request.mesh);
+        Plan plan = plan_from_dims(Strategy::Mpi, dims, request.machine);
+        plan.weights = weights_of(request);
+        outcome.plan = plan;
+      } catch (const InputError& e) {
+        outcome.problem = e.what();
       }
-      if (outcome.problem.empty()) outcome.plan = plan;
     } else {
       PlanOptions options;
       options.strategy = strategy;

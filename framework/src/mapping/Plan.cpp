@@ -129,6 +129,9 @@ std::vector<std::int64_t> Plan::coords_of(std::int64_t world_rank, const Machine
   HCART_REQUIRE(world_rank >= 0 && world_rank < machine.ranks(),
                 "hcart::Plan::coords_of: rank " << world_rank << ", expected 0 to "
                                                 << machine.ranks() - 1);
+  if (!measured_cart_rank.empty()) {
+    return row_major_coords(measured_cart_rank.at(world_rank), dims);
+  }
   if (!hierarchical_placement) return row_major_coords(world_rank, dims);
   const std::vector<std::int64_t> units = machine.unit_indices(world_rank);
   std::vector<std::int64_t> c(dims.size(), 0);

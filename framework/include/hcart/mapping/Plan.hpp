@@ -48,6 +48,9 @@ struct Plan {
   std::vector<double> weights;
   /// True when coordinates follow the machine's unit indices, false for world order.
   bool hierarchical_placement = false;
+  /// When not empty: the Cartesian rank of every world rank as MPI actually placed it
+  /// (the Mpi strategy after MPI_Cart_create with reorder = 1); overrides the rules above.
+  std::vector<std::int64_t> measured_cart_rank;
 
   /// \brief Cartesian coordinates of a world rank.
   std::vector<std::int64_t> coords_of(std::int64_t world_rank, const Machine& machine) const;

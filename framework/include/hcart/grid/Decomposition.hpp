@@ -1,0 +1,108 @@
+// hcart::Decomposition: the process grid of a GridSpec on a communicator, and where every
+// rank sits on it (DESIGN.md §2, §3.5, §5.1).
+//
+//   hcart::DecompositionOptions opts;          // Hierarchical, free dims, detected machine
+//   hcart::Decomposition decomp(MPI_COMM_WORLD, spec, opts);
+//   MPI_Comm cart = decomp.comm();             // reordered Cartesian communicator
+//   auto dims = decomp.dims(), coords = decomp.coords();
+//   auto factors = decomp.level_factors();     // per machine level, coarse first
+//   int right = decomp.neighbour({1, 0, 0});   // MPI_PROC_NULL at a non-periodic boundary
+//
+// The machine is the synthetic one from the options, else $HCART_MACHINE, else detected.
+// Strategies: Mpi (MPI_Dims_create + MPI_Cart_create with reorder = 1, the baseline);
+// Weighted (weighted factorization, ranks in their given order); Hierarchical (the
+// multi-level plan, ranks reordered by MPI_Comm_split with the planned key, then
+// MPI_Cart_create with reorder = 0); Manual (dims from the user, placed hierarchically).
+// Every check of the input is agreed on all ranks first, so a bad input throws the same
+// hcart::InputError on every rank and nothing hangs.
+#pragma once
+
+#include <hcart/core/Communicator.hpp>
+#include <hcart/grid/GridSpec.hpp>
+#include <hcart/mapping/Machine.hpp>
+#include <hcart/mapping/Plan.hpp>
+#include <hcart/mapping/Strategy.hpp>
+
+#include <mpi.h>
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace hcart {
+
+struct DecompositionOptions {
+  Strategy strategy = Strategy::Hierarchical;
+  std::array<int, 3> dims{{0, 0, 0}};     ///< 0 = free; all > 0 for Manual
+  std::string machine;                    ///< synthetic machine; empty = $HCART_MACHINE or detect
+  Placement placement = Placement::Block; ///< rank numbering of a synthetic machine
+};
+
+/// \brief What a Decomposition decided and why, for logs and timer reports.
+struct DecompositionReport {
+  Strategy strategy = Strategy::Hierarchical;
+  std::string machine;        ///< e.g. "node:2 socket:2 core:4"
+  std::string machine_source; ///< "synthetic" or "detected"
+  Placement placement = Placement::Block;
+  std::vector<std::string> notes; ///< levels left out and why, the machine's origin
+};
+
+class Decomposition {
+public:
+  /// \brief Plans and builds the Cartesian communicator (collective over `comm`).
+  /// \throws hcart::InputError (on every rank) for a bad spec, bad options, a machine
+  /// whose rank count differs from comm's, fixed dims that do not divide it, or a mesh
+  /// too small for the ranks.
+  Decomposition(MPI_Comm comm, const GridSpec& spec, const DecompositionOptions& options = {});
+
+  Decomposition(Decomposition&&) noexcept = default;
+  Decomposition& operator=(Decomposition&&) noexcept = default;
+  Decomposition(const Decomposition&) = delete;
+  Decomposition& operator=(const Decomposition&) = delete;
+  ~Decomposition() = default;
+
+  /// \brief The Cartesian communicator (owned by the Decomposition).
+  MPI_Comm comm() const noexcept { return m_cart.get(); }
+  int rank() const noexcept { return m_rank; }
+  int size() const noexcept { return m_size; }
+  std::array<int, 3> dims() const noexcept { return m_dims; }
+  std::array<int, 3> coords() const noexcept { return m_coords; }
+  const GridSpec& spec() const noexcept { return m_spec; }
+  /// \brief Per machine level, coarse first, the factors of dims (one entry, dims, for
+  /// strategies that keep ranks in world order).
+  std::vector<std::array<int, 3>> level_factors() const;
+  /// \brief The neighbour at `offset` (each -1, 0 or +1) in comm(): MPI_PROC_NULL where a
+  /// non-periodic boundary is crossed; this rank itself for a periodic direction with one
+  /// rank.
+  int neighbour(const std::array<int, 3>& offset) const;
+  /// \brief The Cartesian rank at `coords` (wrapped in periodic directions), or
+  /// MPI_PROC_NULL outside a non-periodic boundary.
+  int rank_at(std::array<int, 3> coords) const;
+
+  const Machine& machine() const noexcept { return m_machine; }
+  /// \brief The plan, with the measured placement (plan().coords_of(r, machine()) is the
+  /// coordinate of the rank r of the original communicator).
+  const Plan& plan() const noexcept { return m_plan; }
+  /// \brief This rank's unit index at every machine level.
+  std::vector<std::int64_t> unit_indices() const { return unit_indices_of(m_rank); }
+  /// \brief The unit indices of the rank `cart_rank` of comm().
+  std::vector<std::int64_t> unit_indices_of(int cart_rank) const;
+  /// \brief The coarsest machine level at which two ranks of comm() sit in different units,
+  /// or machine().level_count() when they are the same rank.
+  int separating_level(int cart_rank_a, int cart_rank_b) const;
+  /// \brief The rank in the original communicator of `cart_rank`.
+  int original_rank(int cart_rank) const { return m_original_rank.at(cart_rank); }
+  const DecompositionReport& report() const noexcept { return m_report; }
+
+private:
+  GridSpec m_spec;
+  Machine m_machine = Machine::flat(1);
+  Plan m_plan;
+  Communicator m_cart;
+  int m_rank = 0, m_size = 1;
+  std::array<int, 3> m_dims{{1, 1, 1}}, m_coords{{0, 0, 0}};
+  std::vector<int> m_original_rank; // cart rank -> rank in the original communicator
+  DecompositionReport m_report;
+};
+
+} // namespace hcart

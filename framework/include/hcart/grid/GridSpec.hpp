@@ -1,0 +1,36 @@
+// hcart::GridSpec: the global mesh a user decomposes (DESIGN.md §5.1).
+//
+//   hcart::GridSpec spec;
+//   spec.global_size = {256, 512, 1024};
+//   spec.halo_width  = {1, 1, 1};
+//   spec.periodic    = {false, false, true};
+//   spec.cost_factor = {1.0, 1.0, 1.0};
+//
+// Always three directions: a 2D problem is 3D with size 1 and halo 0 in the unused one.
+#pragma once
+
+#include <hcart/mapping/Mesh.hpp>
+
+#include <array>
+#include <cstdint>
+
+namespace hcart {
+
+struct GridSpec {
+  std::array<std::int64_t, 3> global_size{{1, 1, 1}}; ///< cells per direction, >= 1
+  std::array<int, 3> halo_width{{1, 1, 1}};           ///< halo layers per direction, >= 0
+  std::array<bool, 3> periodic{{false, false, false}};
+  std::array<double, 3> cost_factor{{1.0, 1.0, 1.0}}; ///< c_i >= 0 in w_i = G c_i h_i / g_i
+
+  /// \brief The same mesh as the mapping layer sees it.
+  Mesh to_mesh() const {
+    Mesh mesh;
+    mesh.global_size.assign(global_size.begin(), global_size.end());
+    mesh.halo_width.assign(halo_width.begin(), halo_width.end());
+    mesh.periodic.assign(periodic.begin(), periodic.end());
+    mesh.cost_factor.assign(cost_factor.begin(), cost_factor.end());
+    return mesh;
+  }
+};
+
+} // namespace hcart

@@ -1,0 +1,128 @@
+#include <hcart/core/Collective.hpp>
+#include <hcart/core/Error.hpp>
+#include <hcart/core/MpiCheck.hpp>
+#include <hcart/grid/Decomposition.hpp>
+#include <hcart/grid/MpiDims.hpp>
+#include <hcart/topology/Detect.hpp>
+
+namespace hcart {
+
+namespace {
+
+void check_options(const GridSpec& spec, const DecompositionOptions& options) {
+  validate(spec.to_mesh());
+  for (int i = 0; i < 3; ++i) {
+    HCART_REQUIRE(options.dims[i] >= 0, "hcart::Decomposition: dims["
+                                            << i << "] = " << options.dims[i]
+                                            << ", expected >= 0 (0 = free)");
+    HCART_REQUIRE(options.strategy != Strategy::Manual || options.dims[i] > 0,
+                  "hcart::Decomposition: the manual strategy needs every dim, got dims["
+                      << i << "] = " << options.dims[i]);
+  }
+}
+
+} // namespace
+
+Decomposition::Decomposition(MPI_Comm comm, const GridSpec& spec,
+                             const DecompositionOptions& options)
+    : m_spec(spec) {
+  int comm_rank = 0;
+  HCART_MPI_CHECK(MPI_Comm_rank(comm, &comm_rank));
+  HCART_MPI_CHECK(MPI_Comm_size(comm, &m_size));
+  agree_on_errors(comm, [&] { check_options(spec, options); });
+  const Mesh mesh = spec.to_mesh();
+
+  DetectedHierarchy hierarchy = resolve_machine(comm, options.machine, options.placement);
+  m_machine = hierarchy.machine;
+  m_report.strategy = options.strategy;
+  m_report.machine = m_machine.to_string();
+  m_report.machine_source = m_machine.source();
+  m_report.placement = options.placement;
+  m_report.notes = hierarchy.notes;
+
+  const std::vector<std::int64_t> fixed(options.dims.begin(), options.dims.end());
+  int periods[3];
+  for (int i = 0; i < 3; ++i)
+    periods[i] = spec.periodic[i] ? 1 : 0;
+  MPI_Comm cart = MPI_COMM_NULL;
+  if (options.strategy == Strategy::Mpi) {
+    std::vector<std::int64_t> dims;
+    agree_on_errors(comm, [&] { dims = mpi_baseline_dims(m_size, fixed, mesh); });
+    m_plan = plan_from_dims(Strategy::Mpi, dims, m_machine);
+    m_plan.weights = communication_weights(mesh);
+    const int d[3] = {static_cast<int>(dims[0]), static_cast<int>(dims[1]),
+                      static_cast<int>(dims[2])};
+    HCART_MPI_CHECK(MPI_Cart_create(comm, 3, d, periods, 1, &cart));
+  } else {
+    agree_on_errors(comm, [&] {
+      PlanOptions plan_options;
+      plan_options.strategy = options.strategy;
+      plan_options.dims = fixed;
+      m_plan = make_plan(mesh, m_machine, plan_options);
+    });
+    const auto key = static_cast<int>(m_plan.cart_rank_of(comm_rank, m_machine));
+    MPI_Comm reordered = MPI_COMM_NULL;
+    HCART_MPI_CHECK(MPI_Comm_split(comm, 0, key, &reordered));
+    const Communicator reordered_owner(reordered);
+    const int d[3] = {static_cast<int>(m_plan.dims[0]), static_cast<int>(m_plan.dims[1]),
+                      static_cast<int>(m_plan.dims[2])};
+    HCART_MPI_CHECK(MPI_Cart_create(reordered, 3, d, periods, 0, &cart));
+  }
+  m_cart = Communicator(cart);
+  HCART_MPI_CHECK(MPI_Comm_set_errhandler(cart, MPI_ERRORS_RETURN));
+  HCART_MPI_CHECK(MPI_Comm_rank(cart, &m_rank));
+  int dims[3], periods_out[3], coords[3];
+  HCART_MPI_CHECK(MPI_Cart_get(cart, 3, dims, periods_out, coords));
+  for (int i = 0; i < 3; ++i) {
+    m_dims[i] = dims[i];
+    m_coords[i] = coords[i];
+  }
+
+  m_original_rank.resize(m_size);
+  HCART_MPI_CHECK(MPI_Allgather(&comm_rank, 1, MPI_INT, m_original_rank.data(), 1, MPI_INT, cart));
+  if (options.strategy == Strategy::Mpi) {
+    // MPI may have reordered: record where every rank actually went.
+    m_plan.measured_cart_rank.assign(m_size, 0);
+    for (int q = 0; q < m_size; ++q)
+      m_plan.measured_cart_rank[m_original_rank[q]] = q;
+  }
+  const auto planned = m_plan.coords_of(comm_rank, m_machine);
+  for (int i = 0; i < 3; ++i) {
+    HCART_CHECK(planned[i] == m_coords[i], "hcart::Decomposition: MPI placed rank "
+                                               << comm_rank << " at coordinate " << m_coords[i]
+                                               << " of direction " << i << ", the plan at "
+                                               << planned[i]);
+  }
+}
+
+std::vector<std::array<int, 3>> Decomposition::level_factors() const {
+  std::vector<std::array<int, 3>> out;
+  for (const auto& f : m_plan.level_factors) {
+    out.push_back({static_cast<int>(f[0]), static_cast<int>(f[1]), static_cast<int>(f[2])});
+  }
+  return out;
+}
+
+int Decomposition::rank_at(std::array<int, 3> coords) const {
+  for (int i = 0; i < 3; ++i) {
+    if (coords[i] < 0 || coords[i] >= m_dims[i]) {
+      if (!m_spec.periodic[i]) return MPI_PROC_NULL;
+      coords[i] = ((coords[i] % m_dims[i]) + m_dims[i]) % m_dims[i];
+    }
+  }
+  return (coords[0] * m_dims[1] + coords[1]) * m_dims[2] + coords[2];
+}
+
+int Decomposition::neighbour(const std::array<int, 3>& offset) const {
+  return rank_at({m_coords[0] + offset[0], m_coords[1] + offset[1], m_coords[2] + offset[2]});
+}
+
+std::vector<std::int64_t> Decomposition::unit_indices_of(int cart_rank) const {
+  return m_machine.unit_indices(original_rank(cart_rank));
+}
+
+int Decomposition::separating_level(int cart_rank_a, int cart_rank_b) const {
+  return hcart::separating_level(unit_indices_of(cart_rank_a), unit_indices_of(cart_rank_b));
+}
+
+} // namespace hcart
