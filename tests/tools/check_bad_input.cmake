@@ -1,7 +1,8 @@
 # Runs a program with each of several bad argument lists and checks that every run ends
 # with exit code 2 and exactly one line on stderr that starts with "<program>: error:".
 #   cmake -DPROGRAM=<exe> -DNAME=<name> -DCASES_FILE=<file with one argument list per line>
-#         [-DLAUNCH=<launcher list>] -P check_bad_input.cmake
+#         [-DLAUNCH="mpiexec|-n|2|flags"] -P check_bad_input.cmake
+string(REPLACE "|" ";" LAUNCH "${LAUNCH}")
 file(STRINGS ${CASES_FILE} cases)
 set(failures 0)
 foreach(case IN LISTS cases)
