@@ -9,8 +9,11 @@
 #include <hcart/core/MpiCheck.hpp>
 #include <hcart/core/Version.hpp>
 #include <hcart/grid/Decomposition.hpp>
+#include <hcart/grid/Field.hpp>
+#include <hcart/grid/Grid.hpp>
 #include <hcart/grid/GridSpec.hpp>
 #include <hcart/grid/MpiDims.hpp>
+#include <hcart/halo/HaloExchanger.hpp>
 #include <hcart/mapping/Factorize.hpp>
 #include <hcart/mapping/Machine.hpp>
 #include <hcart/mapping/Mesh.hpp>

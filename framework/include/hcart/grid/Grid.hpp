@@ -1,0 +1,83 @@
+// hcart::Grid: one rank's block of the global mesh — extents, offsets, index ranges and
+// loop policies — and the factory of its fields (DESIGN.md §5.1).
+//
+//   hcart::Grid grid(decomp);
+//   std::array<int, 3> n = grid.local_size();             // owned cells
+//   std::array<std::int64_t, 3> off = grid.global_offset();
+//   hcart::Field<double> u = grid.make_field<double>("u");
+//   Kokkos::parallel_for("init", grid.owned_policy(), KOKKOS_LAMBDA(int i, int j, int k) {
+//     u(i, j, k) = f(off[0] + i - h0, ...);                  // or grid.global_index(...)
+//   });
+//
+// Blocks follow the balanced block rule (base g/d, the first g mod d coordinates one more
+// cell). Local index 0 is the first halo layer: owned cells are [h_i, h_i + n_i), the
+// whole block with halos [0, n_i + 2 h_i). The Grid refers to its Decomposition, which
+// must outlive it.
+#pragma once
+
+#include <hcart/grid/Decomposition.hpp>
+#include <hcart/grid/Field.hpp>
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace hcart {
+
+/// \brief A half-open range of local indices [begin, end) in one direction.
+struct IndexRange {
+  int begin = 0;
+  int end = 0;
+  int size() const noexcept { return end - begin; }
+};
+
+class Grid {
+public:
+  /// \brief The block of this rank. Collective: checks on every rank that each owned
+  /// extent holds at least one halo width wherever there is a neighbour.
+  /// \throws hcart::InputError (on every rank) when a block is thinner than its halo.
+  explicit Grid(const Decomposition& decomp);
+
+  const Decomposition& decomposition() const noexcept { return *m_decomp; }
+  /// \brief Owned cells per direction.
+  std::array<int, 3> local_size() const noexcept { return m_local; }
+  std::array<int, 3> halo_width() const noexcept { return m_halo; }
+  /// \brief Extents of a field: local_size + 2 * halo_width.
+  std::array<int, 3> extent() const noexcept { return m_extent; }
+  /// \brief Global index of the first owned cell.
+  std::array<std::int64_t, 3> global_offset() const noexcept { return m_offset; }
+  std::array<std::int64_t, 3> global_size() const noexcept { return m_global; }
+
+  /// \brief Owned local indices in direction `dir`: [h, h + n).
+  IndexRange owned(int dir) const { return {m_halo.at(dir), m_halo.at(dir) + m_local.at(dir)}; }
+  /// \brief All local indices in direction `dir`: [0, n + 2h).
+  IndexRange with_halo(int dir) const { return {0, m_extent.at(dir)}; }
+  /// \brief The global index of local index `local` in direction `dir` (not wrapped).
+  std::int64_t global_index(int dir, int local) const {
+    return m_offset.at(dir) + local - m_halo.at(dir);
+  }
+  /// \brief The local index of global index `global` in direction `dir`.
+  int local_index(int dir, std::int64_t global) const {
+    return static_cast<int>(global - m_offset.at(dir)) + m_halo.at(dir);
+  }
+
+  /// \brief Loops over the owned cells.
+  GridPolicy owned_policy() const;
+  /// \brief Loops over every cell, halos included.
+  GridPolicy with_halo_policy() const;
+  /// \brief Loops over the local box [lo, hi).
+  static GridPolicy box_policy(const std::array<int, 3>& lo, const std::array<int, 3>& hi);
+
+  /// \brief A zero-initialised field of this grid's extents, labelled `name`.
+  template <class T>
+  Field<T> make_field(const std::string& name) const {
+    return Field<T>(name, m_extent[0], m_extent[1], m_extent[2]);
+  }
+
+private:
+  const Decomposition* m_decomp;
+  std::array<int, 3> m_local{}, m_halo{}, m_extent{};
+  std::array<std::int64_t, 3> m_offset{}, m_global{};
+};
+
+} // namespace hcart

@@ -1,0 +1,88 @@
+// Type-erased access to a field for the halo exchanger: pack, unpack and copy kernels over
+// boxes of local indices (internal).
+#pragma once
+
+#include <hcart/grid/Field.hpp>
+#include <hcart/grid/Grid.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <typeinfo>
+
+namespace hcart::impl {
+
+/// A box of local indices [lo, hi).
+struct Box {
+  std::array<int, 3> lo{}, hi{};
+  std::int64_t cells() const noexcept {
+    return static_cast<std::int64_t>(hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
+  }
+};
+
+class FieldHandleBase {
+public:
+  virtual ~FieldHandleBase() = default;
+  virtual const std::type_info& type() const noexcept = 0;
+  virtual std::size_t elem_bytes() const noexcept = 0;
+  virtual std::array<int, 3> extents() const noexcept = 0;
+  virtual std::string label() const = 0;
+  /// Copies `box` into `out` (in the field's memory space), k fastest.
+  virtual void pack(const Box& box, unsigned char* out) const = 0;
+  /// Copies `in` into `box`.
+  virtual void unpack(const Box& box, const unsigned char* in) const = 0;
+  /// Copies the cells of `from` into `to` (same shape).
+  virtual void copy(const Box& from, const Box& to) const = 0;
+};
+
+template <class T>
+class FieldHandle final : public FieldHandleBase {
+public:
+  explicit FieldHandle(const Field<T>& field) : m_field(field) {}
+  void rebind(const Field<T>& field) { m_field = field; }
+
+  const std::type_info& type() const noexcept override { return typeid(T); }
+  std::size_t elem_bytes() const noexcept override { return sizeof(T); }
+  std::array<int, 3> extents() const noexcept override {
+    return {static_cast<int>(m_field.extent(0)), static_cast<int>(m_field.extent(1)),
+            static_cast<int>(m_field.extent(2))};
+  }
+  std::string label() const override { return m_field.label(); }
+
+  void pack(const Box& box, unsigned char* out) const override {
+    T* buffer = reinterpret_cast<T*>(out);
+    const Field<T> f = m_field;
+    const int i0 = box.lo[0], j0 = box.lo[1], k0 = box.lo[2];
+    const int nj = box.hi[1] - j0, nk = box.hi[2] - k0;
+    Kokkos::parallel_for(
+        "hcart::halo::pack", Grid::box_policy(box.lo, box.hi), KOKKOS_LAMBDA(int i, int j, int k) {
+          buffer[(static_cast<std::size_t>(i - i0) * nj + (j - j0)) * nk + (k - k0)] = f(i, j, k);
+        });
+  }
+
+  void unpack(const Box& box, const unsigned char* in) const override {
+    const T* buffer = reinterpret_cast<const T*>(in);
+    const Field<T> f = m_field;
+    const int i0 = box.lo[0], j0 = box.lo[1], k0 = box.lo[2];
+    const int nj = box.hi[1] - j0, nk = box.hi[2] - k0;
+    Kokkos::parallel_for(
+        "hcart::halo::unpack", Grid::box_policy(box.lo, box.hi),
+        KOKKOS_LAMBDA(int i, int j, int k) {
+          f(i, j, k) = buffer[(static_cast<std::size_t>(i - i0) * nj + (j - j0)) * nk + (k - k0)];
+        });
+  }
+
+  void copy(const Box& from, const Box& to) const override {
+    const Field<T> f = m_field;
+    const int di = from.lo[0] - to.lo[0], dj = from.lo[1] - to.lo[1], dk = from.lo[2] - to.lo[2];
+    Kokkos::parallel_for(
+        "hcart::halo::copy", Grid::box_policy(to.lo, to.hi),
+        KOKKOS_LAMBDA(int i, int j, int k) { f(i, j, k) = f(i + di, j + dj, k + dk); });
+  }
+
+private:
+  Field<T> m_field;
+};
+
+} // namespace hcart::impl
