@@ -299,7 +299,7 @@ void HaloExchanger::begin_phase(std::size_t p) {
     }
     offset += message_bytes(m);
   }
-  Kokkos::fence();
+  impl::fence_halo();
   m_times.pack += since(t0);
   t0 = Clock::now();
   if (staged && offset > 0) {
@@ -378,7 +378,7 @@ void HaloExchanger::complete_phase(std::size_t p) {
     }
     offset += message_bytes(m);
   }
-  Kokkos::fence();
+  impl::fence_halo();
   m_times.unpack += since(t0);
 }
 

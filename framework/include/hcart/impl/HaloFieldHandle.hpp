@@ -13,6 +13,18 @@
 
 namespace hcart::impl {
 
+// Kernel labels stay within std::string's small-buffer size (15 characters) so that
+// launching a kernel allocates nothing.
+
+/// A fence that allocates nothing (named fences exist from Kokkos 3.6 on).
+inline void fence_halo() {
+#if KOKKOS_VERSION >= 30600
+  Kokkos::fence("hcart_halo");
+#else
+  Kokkos::fence();
+#endif
+}
+
 /// A box of local indices [lo, hi).
 struct Box {
   std::array<int, 3> lo{}, hi{};
@@ -56,7 +68,7 @@ public:
     const int i0 = box.lo[0], j0 = box.lo[1], k0 = box.lo[2];
     const int nj = box.hi[1] - j0, nk = box.hi[2] - k0;
     Kokkos::parallel_for(
-        "hcart::halo::pack", Grid::box_policy(box.lo, box.hi), KOKKOS_LAMBDA(int i, int j, int k) {
+        "hcart_pack", Grid::box_policy(box.lo, box.hi), KOKKOS_LAMBDA(int i, int j, int k) {
           buffer[(static_cast<std::size_t>(i - i0) * nj + (j - j0)) * nk + (k - k0)] = f(i, j, k);
         });
   }
@@ -67,8 +79,7 @@ public:
     const int i0 = box.lo[0], j0 = box.lo[1], k0 = box.lo[2];
     const int nj = box.hi[1] - j0, nk = box.hi[2] - k0;
     Kokkos::parallel_for(
-        "hcart::halo::unpack", Grid::box_policy(box.lo, box.hi),
-        KOKKOS_LAMBDA(int i, int j, int k) {
+        "hcart_unpack", Grid::box_policy(box.lo, box.hi), KOKKOS_LAMBDA(int i, int j, int k) {
           f(i, j, k) = buffer[(static_cast<std::size_t>(i - i0) * nj + (j - j0)) * nk + (k - k0)];
         });
   }
@@ -77,7 +88,7 @@ public:
     const Field<T> f = m_field;
     const int di = from.lo[0] - to.lo[0], dj = from.lo[1] - to.lo[1], dk = from.lo[2] - to.lo[2];
     Kokkos::parallel_for(
-        "hcart::halo::copy", Grid::box_policy(to.lo, to.hi),
+        "hcart_copy", Grid::box_policy(to.lo, to.hi),
         KOKKOS_LAMBDA(int i, int j, int k) { f(i, j, k) = f(i + di, j + dj, k + dk); });
   }
 

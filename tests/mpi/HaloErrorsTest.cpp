@@ -1,0 +1,167 @@
+// Halo exchanger: no allocation after the first call, clear errors on every rank for bad
+// fields, and the two field-message modes give the same halos.
+#include <hcart/core/Error.hpp>
+#include <hcart/grid/Decomposition.hpp>
+#include <hcart/grid/Grid.hpp>
+#include <hcart/halo/HaloExchanger.hpp>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+// GCC cannot see that the replaced operator new below is malloc-based.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
+// Count every C++ allocation of this process, to show that exchange() makes none after
+// its first call.
+namespace {
+std::atomic<long> allocations{0};
+}
+void* operator new(std::size_t size) {
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
+
+namespace {
+hcart::GridSpec cube(std::int64_t n, bool periodic) {
+  hcart::GridSpec spec;
+  spec.global_size = {n, n, n};
+  spec.halo_width = {2, 1, 1};
+  spec.periodic = {periodic, periodic, periodic};
+  return spec;
+}
+int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+} // namespace
+
+TEST(HaloExchanger, NoAllocationAfterTheFirstCall) {
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, cube(24, true));
+  const hcart::Grid grid(decomp);
+  for (auto mode : {hcart::HaloMode::Faces, hcart::HaloMode::Full}) {
+    hcart::HaloExchanger halo(grid, mode);
+    auto u = grid.make_field<double>("u");
+    auto v = grid.make_field<float>("v");
+    halo.exchange(u, v); // first call: buffers and handles
+    const std::size_t buffers = halo.allocation_count();
+    const long before = allocations.load();
+    for (int step = 0; step < 5; ++step) {
+      halo.exchange(u, v);
+      halo.start(u, v);
+      halo.finish();
+    }
+    EXPECT_EQ(allocations.load() - before, 0) << "C++ allocations inside exchange()";
+    EXPECT_EQ(halo.allocation_count(), buffers) << "hcart buffers reallocated";
+    // Fewer fields reuse the buffers too.
+    halo.exchange(u);
+    EXPECT_EQ(halo.allocation_count(), buffers);
+  }
+}
+
+TEST(HaloExchanger, AggregatedAndPerFieldMessagesAgree) {
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, cube(20, true));
+  const hcart::Grid grid(decomp);
+  hcart::HaloOptions per_field;
+  per_field.aggregate_fields = false;
+  hcart::HaloExchanger a(grid, hcart::HaloMode::Full), b(grid, hcart::HaloMode::Full, per_field);
+  auto u1 = grid.make_field<double>("u1"), u2 = grid.make_field<double>("u2");
+  auto w1 = grid.make_field<int>("w1"), w2 = grid.make_field<int>("w2");
+  const auto off = grid.global_offset();
+  const auto h = grid.halo_width();
+  Kokkos::parallel_for(
+      grid.owned_policy(), KOKKOS_LAMBDA(int i, int j, int k) {
+        const double x =
+            (off[0] + i - h[0]) * 1e4 + (off[1] + j - h[1]) * 1e2 + (off[2] + k - h[2]);
+        u1(i, j, k) = u2(i, j, k) = x;
+        w1(i, j, k) = w2(i, j, k) = static_cast<int>(x) + 7;
+      });
+  a.exchange(u1, w1);
+  b.exchange(u2, w2);
+  int differ = 0;
+  Kokkos::parallel_reduce(
+      grid.with_halo_policy(),
+      KOKKOS_LAMBDA(int i, int j, int k, int& n) {
+        n += (u1(i, j, k) != u2(i, j, k)) + (w1(i, j, k) != w2(i, j, k));
+      },
+      differ);
+  EXPECT_EQ(differ, 0);
+}
+
+TEST(HaloExchanger, AFieldOfTheWrongSizeIsAnErrorOnEveryRank) {
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, cube(16, false));
+  const hcart::Grid grid(decomp);
+  hcart::HaloExchanger halo(grid);
+  auto good = grid.make_field<double>("good");
+  // Only rank 0 passes a field of the wrong extents.
+  auto bad =
+      world_rank() == 0 ? hcart::Field<double>("bad", 3, 3, 3) : grid.make_field<double>("bad");
+  try {
+    halo.exchange(good, bad);
+    FAIL() << "expected an error";
+  } catch (const hcart::InputError& e) {
+    EXPECT_TRUE(e.collective());
+    EXPECT_NE(std::string(e.what()).find("field 'bad' has extents 3x3x3 on rank 0"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_FALSE(halo.in_flight());
+  EXPECT_NO_THROW(halo.exchange(good)); // still usable
+}
+
+TEST(HaloExchanger, RanksPassingDifferentFieldsIsAnErrorNotAHang) {
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size < 2) GTEST_SKIP() << "needs two ranks";
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, cube(16, true));
+  const hcart::Grid grid(decomp);
+  hcart::HaloExchanger halo(grid);
+  auto u = grid.make_field<double>("u");
+  auto f = grid.make_field<float>("f");
+  try {
+    if (world_rank() == 0)
+      halo.exchange(u, f);
+    else
+      halo.exchange(u);
+    FAIL() << "expected an error";
+  } catch (const hcart::InputError& e) {
+    EXPECT_TRUE(e.collective());
+    EXPECT_NE(std::string(e.what()).find("passed different fields"), std::string::npos) << e.what();
+  }
+}
+
+TEST(HaloExchanger, MisuseOfTheSplitPhase) {
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, cube(16, true));
+  const hcart::Grid grid(decomp);
+  hcart::HaloExchanger halo(grid);
+  auto u = grid.make_field<double>("u");
+  EXPECT_THROW(halo.finish(), hcart::Error);
+  halo.start(u);
+  EXPECT_THROW(halo.start(u), hcart::Error);
+  halo.finish();
+  EXPECT_EQ(halo.counters().exchanges, 1);
+}
+
+TEST(Grid, ABlockThinnerThanItsHaloIsRefusedOnEveryRank) {
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  hcart::GridSpec spec;
+  spec.global_size = {static_cast<std::int64_t>(2 * size), 8, 8};
+  spec.halo_width = {3, 1, 1};
+  spec.periodic = {true, false, false};
+  hcart::DecompositionOptions manual;
+  manual.strategy = hcart::Strategy::Manual;
+  manual.dims = {size, 1, 1};
+  // The decomposition itself already refuses more than floor(g / h) pieces.
+  EXPECT_THROW(hcart::Decomposition(MPI_COMM_WORLD, spec, manual), hcart::InputError);
+}
