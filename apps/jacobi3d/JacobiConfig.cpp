@@ -1,0 +1,105 @@
+#include "JacobiConfig.hpp"
+
+#include <hcart/core/Error.hpp>
+
+namespace hcart::jacobi {
+
+DeckSchema schema() {
+  DeckSchema s;
+  s.add("mesh", "size", DeckType::IntegerList, "[64, 64, 64]",
+        "unknowns per direction (the unit cube; boundaries lie one spacing outside)")
+      .length(3)
+      .at_least(1);
+  s.add("mesh", "periodic", DeckType::BooleanList, "[false, false, false]",
+        "periodic directions (Laplace only)")
+      .length(3);
+  s.add("mesh", "cost", DeckType::RealList, "[1.0, 1.0, 1.0]",
+        "cost factors c_i of the communication weights w_i = G c_i h_i / g_i")
+      .length(3)
+      .at_least(0);
+  s.add("decomposition", "strategy", DeckType::String, "\"hierarchical\"",
+        "how the process grid is chosen")
+      .one_of({"mpi", "weighted", "hierarchical", "manual"});
+  s.add("decomposition", "dims", DeckType::IntegerList, "[0, 0, 0]",
+        "fixed ranks per direction, 0 = free (all > 0 for manual)")
+      .length(3)
+      .at_least(0);
+  s.add("decomposition", "machine", DeckType::String, "\"\"",
+        "synthetic machine, e.g. \"node:2 core:4\"; empty: $HCART_MACHINE, else detect");
+  s.add("decomposition", "placement", DeckType::String, "\"block\"",
+        "rank numbering of a synthetic machine")
+      .one_of({"block", "round-robin"});
+  s.add("jacobi", "problem", DeckType::String, "\"laplace\"",
+        "laplace (Dirichlet values per face) or poisson (manufactured solution)")
+      .one_of({"laplace", "poisson"});
+  s.add("jacobi", "max_iterations", DeckType::Integer, "1000", "iterations at most")
+      .at_least(1)
+      .at_most(1e12);
+  s.add("jacobi", "tolerance", DeckType::Real, "1e-8",
+        "stop when max |u_new - u_old| over all cells falls below this")
+      .above(0);
+  s.add("jacobi", "check_every", DeckType::Integer, "10",
+        "iterations between residual checks (one global reduction each)")
+      .at_least(1)
+      .at_most(1e9);
+  s.add("jacobi", "overlap", DeckType::Boolean, "false",
+        "update the interior while halo messages fly");
+  s.add("jacobi", "boundary_values", DeckType::RealList, "[1.0, 0.0, 0.0, 0.0, 0.0, 0.0]",
+        "Dirichlet values on the faces x-, x+, y-, y+, z-, z+ (laplace)")
+      .length(6);
+  s.add("output", "directory", DeckType::String, "\"output\"", "where output files go");
+  s.add("output", "timers_json", DeckType::String, "\"\"",
+        "file name (inside directory) for the timer report as JSON; empty: none");
+  s.add("output", "progress_seconds", DeckType::Real, "5.0",
+        "seconds between progress lines; 0: none")
+      .at_least(0);
+  return s;
+}
+
+Config read_config(const Deck& deck) {
+  Config c;
+  const auto size = deck.integers("mesh", "size");
+  const auto periodic = deck.booleans("mesh", "periodic");
+  const auto cost = deck.reals("mesh", "cost");
+  for (int i = 0; i < 3; ++i) {
+    c.spec.global_size[i] = size[i];
+    c.spec.halo_width[i] = 1;
+    c.spec.periodic[i] = periodic[i];
+    c.spec.cost_factor[i] = cost[i];
+  }
+  c.decomposition.strategy = parse_strategy(deck.string("decomposition", "strategy"));
+  const auto dims = deck.integers("decomposition", "dims");
+  for (int i = 0; i < 3; ++i) {
+    HCART_REQUIRE(dims[i] <= 1 << 30, "deck '" << deck.name() << "': [decomposition] dims = "
+                                               << dims[i] << ": too large");
+    c.decomposition.dims[i] = static_cast<int>(dims[i]);
+  }
+  c.decomposition.machine = deck.string("decomposition", "machine");
+  c.decomposition.placement = parse_placement(deck.string("decomposition", "placement"));
+  c.settings.problem =
+      deck.string("jacobi", "problem") == "poisson" ? Problem::Poisson : Problem::Laplace;
+  c.settings.max_iterations = static_cast<long>(deck.integer("jacobi", "max_iterations"));
+  c.settings.tolerance = deck.real("jacobi", "tolerance");
+  c.settings.check_every = static_cast<long>(deck.integer("jacobi", "check_every"));
+  c.settings.overlap = deck.boolean("jacobi", "overlap");
+  const auto values = deck.reals("jacobi", "boundary_values");
+  for (int i = 0; i < 6; ++i)
+    c.settings.boundary_values[i] = values[i];
+  c.settings.progress_seconds = deck.real("output", "progress_seconds");
+  c.output.directory = deck.string("output", "directory");
+  c.output.timers_json = deck.string("output", "timers_json");
+  if (c.settings.problem == Problem::Poisson) {
+    for (int i = 0; i < 3; ++i) {
+      HCART_REQUIRE(!periodic[i], "deck '"
+                                      << deck.name()
+                                      << "': [mesh] periodic: the poisson problem has "
+                                         "Dirichlet boundaries, expected no periodic direction");
+    }
+  }
+  HCART_REQUIRE(c.output.timers_json.find('/') == std::string::npos,
+                "deck '" << deck.name() << "': [output] timers_json = \"" << c.output.timers_json
+                         << "\": expected a file name without '/' (it goes into directory)");
+  return c;
+}
+
+} // namespace hcart::jacobi

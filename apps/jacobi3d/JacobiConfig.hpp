@@ -1,0 +1,44 @@
+// Jacobi3D's deck: the schema, and the settings read from a validated deck.
+#pragma once
+
+#include <hcart/grid/Decomposition.hpp>
+#include <hcart/grid/GridSpec.hpp>
+#include <hcart/io/Deck.hpp>
+
+#include <array>
+#include <string>
+
+namespace hcart::jacobi {
+
+enum class Problem { Laplace, Poisson };
+
+struct Settings {
+  Problem problem = Problem::Laplace;
+  long max_iterations = 1000;
+  double tolerance = 1e-8;
+  long check_every = 10;
+  bool overlap = false;
+  /// Dirichlet values on the faces x-, x+, y-, y+, z-, z+ (Laplace; Poisson uses zeros).
+  std::array<double, 6> boundary_values{{1, 0, 0, 0, 0, 0}};
+  double progress_seconds = 5.0;
+};
+
+struct Output {
+  std::string directory = "output";
+  std::string timers_json; ///< file name inside directory; empty: none
+};
+
+struct Config {
+  GridSpec spec;
+  DecompositionOptions decomposition;
+  Settings settings;
+  Output output;
+};
+
+/// \brief Every key Jacobi3D accepts (docs/decks.md is generated from it).
+DeckSchema schema();
+/// \brief The settings of a validated deck. \throws hcart::InputError for combinations the
+/// schema cannot express (e.g. Poisson with periodic directions), naming the keys.
+Config read_config(const Deck& deck);
+
+} // namespace hcart::jacobi

@@ -1,0 +1,207 @@
+#include "JacobiSolver.hpp"
+
+#include "jacobi_kernels.hpp"
+
+#include <hcart/core/MpiCheck.hpp>
+
+#include <chrono>
+
+namespace hcart::jacobi {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+} // namespace
+
+Solver::Solver(const Grid& grid, const Settings& settings, Timers& timers)
+    : m_grid(grid), m_settings(settings), m_timers(timers), m_u(grid.make_field<double>("u")),
+      m_v(grid.make_field<double>("v")), m_halo(grid, HaloMode::Faces) {
+  const auto n = grid.global_size();
+  m_stencil =
+      make_stencil(static_cast<double>(n[0]), static_cast<double>(n[1]), static_cast<double>(n[2]));
+  // Dirichlet values in the halo slabs of faces without a neighbour, in both fields (the
+  // exchanger never writes there).
+  const Decomposition& decomp = grid.decomposition();
+  const auto e = grid.extent();
+  const auto h = grid.halo_width();
+  const auto local = grid.local_size();
+  for (int d = 0; d < 3; ++d) {
+    for (int side = 0; side < 2; ++side) {
+      std::array<int, 3> o{0, 0, 0};
+      o[d] = side == 0 ? -1 : 1;
+      if (decomp.neighbour(o) != MPI_PROC_NULL) continue;
+      const double value =
+          settings.problem == Problem::Laplace ? settings.boundary_values[2 * d + side] : 0.0;
+      std::array<int, 3> lo{h[0], h[1], h[2]},
+          hi{h[0] + local[0], h[1] + local[1], h[2] + local[2]};
+      lo[d] = side == 0 ? 0 : h[d] + local[d];
+      hi[d] = side == 0 ? h[d] : e[d];
+      const Field<double> u = m_u, v = m_v;
+      Kokkos::parallel_for(
+          "jacobi_bc", Grid::box_policy(lo, hi),
+          KOKKOS_LAMBDA(int i, int j, int k) { u(i, j, k) = v(i, j, k) = value; });
+    }
+  }
+  if (settings.problem == Problem::Poisson) {
+    m_rhs = grid.make_field<double>("rhs");
+    const Field<double> f = m_rhs;
+    const auto off = grid.global_offset();
+    const auto g = grid.global_size();
+    Kokkos::parallel_for(
+        "jacobi_rhs", grid.owned_policy(), KOKKOS_LAMBDA(int i, int j, int k) {
+          f(i, j, k) =
+              poisson_rhs(coordinate(off[0] + i - h[0], g[0]), coordinate(off[1] + j - h[1], g[1]),
+                          coordinate(off[2] + k - h[2], g[2]));
+        });
+  }
+  Kokkos::fence();
+}
+
+double Solver::global_cells() const {
+  const auto g = m_grid.global_size();
+  return static_cast<double>(g[0]) * static_cast<double>(g[1]) * static_cast<double>(g[2]);
+}
+
+void Solver::account_halo_times() {
+  const HaloTimes& t = m_halo.times();
+  m_timers.add("halo.pack", t.pack - m_accounted.pack + t.post - m_accounted.post);
+  m_timers.add("halo.wait", t.wait - m_accounted.wait);
+  m_timers.add("halo.unpack", t.unpack - m_accounted.unpack);
+  m_accounted = t;
+}
+
+// Updates v from u over the box; returns the local max |v - u| when `check`.
+double Solver::sweep(const std::array<int, 3>& lo, const std::array<int, 3>& hi, bool check) {
+  for (int d = 0; d < 3; ++d) {
+    if (lo[d] >= hi[d]) return 0.0;
+  }
+  const Field<double> u = m_u, v = m_v, f = m_rhs;
+  const Stencil s = m_stencil;
+  const auto policy = Grid::box_policy(lo, hi);
+  const bool rhs = m_settings.problem == Problem::Poisson;
+  if (!check) {
+    if (rhs) {
+      Kokkos::parallel_for(
+          "jacobi", policy, KOKKOS_LAMBDA(int i, int j, int k) {
+            v(i, j, k) = update(u(i - 1, j, k), u(i + 1, j, k), u(i, j - 1, k), u(i, j + 1, k),
+                                u(i, j, k - 1), u(i, j, k + 1), f(i, j, k), s);
+          });
+    } else {
+      Kokkos::parallel_for(
+          "jacobi", policy, KOKKOS_LAMBDA(int i, int j, int k) {
+            v(i, j, k) = update(u(i - 1, j, k), u(i + 1, j, k), u(i, j - 1, k), u(i, j + 1, k),
+                                u(i, j, k - 1), u(i, j, k + 1), 0.0, s);
+          });
+    }
+    return 0.0;
+  }
+  double local = 0.0;
+  Kokkos::parallel_reduce(
+      "jacobi_check", policy,
+      KOKKOS_LAMBDA(int i, int j, int k, double& worst) {
+        const double r = rhs ? f(i, j, k) : 0.0;
+        const double next = update(u(i - 1, j, k), u(i + 1, j, k), u(i, j - 1, k), u(i, j + 1, k),
+                                   u(i, j, k - 1), u(i, j, k + 1), r, s);
+        const double old = u(i, j, k);
+        const double change = next > old ? next - old : old - next;
+        worst = change > worst ? change : worst;
+        v(i, j, k) = next;
+      },
+      Kokkos::Max<double>(local));
+  return local;
+}
+
+double Solver::step(bool check) {
+  const auto h = m_grid.halo_width();
+  const auto n = m_grid.local_size();
+  const std::array<int, 3> lo{h[0], h[1], h[2]}, hi{h[0] + n[0], h[1] + n[1], h[2] + n[2]};
+  double local = 0.0;
+  if (!m_settings.overlap) {
+    m_halo.exchange(m_u);
+    account_halo_times();
+    auto scope = m_timers.region("compute");
+    local = sweep(lo, hi, check);
+    Kokkos::fence();
+  } else {
+    m_halo.start(m_u);
+    {
+      // Cells whose neighbours are all owned: one layer in from every face.
+      auto scope = m_timers.region("compute");
+      local = sweep({lo[0] + 1, lo[1] + 1, lo[2] + 1}, {hi[0] - 1, hi[1] - 1, hi[2] - 1}, check);
+      Kokkos::fence();
+    }
+    m_halo.finish();
+    account_halo_times();
+    auto scope = m_timers.region("compute");
+    // The shell, in six disjoint slabs: x faces whole, y faces inside x, z faces inside both.
+    for (int d = 0; d < 3; ++d) {
+      for (int side = 0; side < 2; ++side) {
+        if (side == 1 && n[d] == 1) continue; // one layer: the low slab was it
+        std::array<int, 3> a = lo, b = hi;
+        for (int j = 0; j < d; ++j) {
+          a[j] = lo[j] + 1;
+          b[j] = hi[j] - 1;
+        }
+        a[d] = side == 0 ? lo[d] : hi[d] - 1;
+        b[d] = a[d] + 1;
+        local = std::max(local, sweep(a, b, check));
+      }
+    }
+    Kokkos::fence();
+  }
+  std::swap(m_u, m_v);
+  ++m_iteration;
+  if (!check) return -1.0;
+  auto scope = m_timers.region("residual");
+  double global = 0.0;
+  HCART_MPI_CHECK(
+      MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_MAX, m_grid.decomposition().comm()));
+  return global;
+}
+
+Result Solver::iterate(long count) {
+  Result r;
+  const auto t0 = Clock::now();
+  for (long i = 0; i < count; ++i) {
+    const bool check = (m_iteration + 1) % m_settings.check_every == 0;
+    const double residual = step(check);
+    if (check) r.residual = residual;
+  }
+  r.iterations = count;
+  r.seconds = since(t0);
+  return r;
+}
+
+Result Solver::run(const std::function<void(const Progress&)>& progress) {
+  Result r;
+  const auto t0 = Clock::now();
+  auto last_report = t0;
+  for (long it = 0; it < m_settings.max_iterations; ++it) {
+    const bool check =
+        (it + 1) % m_settings.check_every == 0 || it + 1 == m_settings.max_iterations;
+    const double residual = step(check);
+    r.iterations = it + 1;
+    if (check) {
+      r.residual = residual;
+      if (residual < m_settings.tolerance) {
+        r.converged = true;
+        break;
+      }
+      // Progress lines only where all ranks agree on the time (after a reduction).
+      if (progress && m_settings.progress_seconds > 0) {
+        double elapsed = std::chrono::duration<double>(Clock::now() - last_report).count();
+        HCART_MPI_CHECK(MPI_Bcast(&elapsed, 1, MPI_DOUBLE, 0, m_grid.decomposition().comm()));
+        if (elapsed >= m_settings.progress_seconds) {
+          progress({r.iterations, residual, since(t0)});
+          last_report = Clock::now();
+        }
+      }
+    }
+  }
+  r.seconds = since(t0);
+  return r;
+}
+
+} // namespace hcart::jacobi

@@ -1,0 +1,68 @@
+// Jacobi3D's solver: 7-point Jacobi on a Grid, two fields swapped every iteration (no
+// copy), halos by the HaloExchanger, residual max |u_new - u_old| reduced over all ranks
+// every check_every iterations. Every cell's new value depends only on the old values of
+// its neighbours, so the field after k iterations is bitwise the same on any number of
+// ranks and with any strategy.
+#pragma once
+
+#include "JacobiConfig.hpp"
+#include "jacobi_kernels.hpp"
+
+#include <hcart/core/Timers.hpp>
+#include <hcart/grid/Grid.hpp>
+#include <hcart/halo/HaloExchanger.hpp>
+
+#include <functional>
+
+namespace hcart::jacobi {
+
+struct Progress {
+  long iteration = 0;
+  double residual = 0; ///< the last one computed (or -1 before the first check)
+  double seconds = 0;  ///< since the start of run()
+};
+
+struct Result {
+  long iterations = 0;
+  double residual = -1; ///< the last one computed
+  bool converged = false;
+  double seconds = 0;
+};
+
+class Solver {
+public:
+  /// \brief Sets up fields, boundary values and (Poisson) the right-hand side.
+  Solver(const Grid& grid, const Settings& settings, Timers& timers);
+
+  /// \brief Iterates until the residual is below the tolerance or max_iterations;
+  /// `progress` (may be empty) is called on every rank about every progress_seconds.
+  Result run(const std::function<void(const Progress&)>& progress = {});
+  /// \brief Exactly `count` iterations (no residual unless a check falls on them).
+  Result iterate(long count);
+
+  /// \brief The current solution (owned cells and halos).
+  const Field<double>& solution() const noexcept { return m_u; }
+  const HaloExchanger& halo() const noexcept { return m_halo; }
+  const Grid& grid() const noexcept { return m_grid; }
+  /// \brief Global unknowns, for MLUP/s.
+  double global_cells() const;
+
+private:
+  // One iteration; returns the global residual when `check`, else -1.
+  double step(bool check);
+  double sweep(const std::array<int, 3>& lo, const std::array<int, 3>& hi, bool check);
+  void exchange_timed(bool split_start);
+  void finish_timed();
+  void account_halo_times();
+
+  const Grid& m_grid;
+  Settings m_settings;
+  Timers& m_timers;
+  Stencil m_stencil;
+  Field<double> m_u, m_v, m_rhs;
+  HaloExchanger m_halo;
+  HaloTimes m_accounted;
+  long m_iteration = 0;
+};
+
+} // namespace hcart::jacobi

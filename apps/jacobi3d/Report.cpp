@@ -1,0 +1,162 @@
+#include "Report.hpp"
+
+#include "CommandLine.hpp"
+#include "Table.hpp"
+
+#include <hcart/core/MpiCheck.hpp>
+
+#include <cstdio>
+
+namespace hcart::jacobi {
+
+namespace {
+std::string fixed(double v, const char* format = "%.3f") {
+  char text[64];
+  std::snprintf(text, sizeof text, format, v);
+  return text;
+}
+std::string factors_text(const RunReport& r) {
+  std::string s;
+  for (const auto& f : r.level_factors) {
+    s += (s.empty() ? "" : " | ") + apps::join({f[0], f[1], f[2]});
+  }
+  return s;
+}
+} // namespace
+
+RunReport collect(const Decomposition& decomp, const Solver& solver, const Result& result,
+                  const Timers& timers) {
+  RunReport r;
+  const DecompositionReport& d = decomp.report();
+  r.strategy = to_string(d.strategy);
+  r.machine = d.machine;
+  r.machine_source = d.machine_source;
+  r.notes = d.notes;
+  r.dims = decomp.dims();
+  r.level_factors = decomp.level_factors();
+  r.result = result;
+  r.mlups = result.seconds > 0 ? solver.global_cells() * static_cast<double>(result.iterations) /
+                                     result.seconds / 1e6
+                               : 0.0;
+  r.timers = timers.summarize(decomp.comm());
+  const HaloCounters& c = solver.halo().counters();
+  r.level_names = c.level_names;
+  r.halo_bytes.assign(c.bytes.begin(), c.bytes.end());
+  r.halo_messages.assign(c.messages.begin(), c.messages.end());
+  const int n = static_cast<int>(r.halo_bytes.size());
+  HCART_MPI_CHECK(
+      MPI_Allreduce(MPI_IN_PLACE, r.halo_bytes.data(), n, MPI_LONG_LONG, MPI_SUM, decomp.comm()));
+  HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, r.halo_messages.data(), n, MPI_LONG_LONG, MPI_SUM,
+                                decomp.comm()));
+  const double iterations = std::max<double>(1.0, static_cast<double>(result.iterations));
+  double per[2] = {
+      timers.seconds("compute") / iterations,
+      (timers.seconds("halo.pack") + timers.seconds("halo.wait") + timers.seconds("halo.unpack")) /
+          iterations};
+  HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, per, 2, MPI_DOUBLE, MPI_MAX, decomp.comm()));
+  r.compute_per_iteration = per[0];
+  r.halo_per_iteration = per[1];
+  return r;
+}
+
+void print_run(std::ostream& out, const RunReport& r) {
+  out << "\nstrategy " << r.strategy << ", machine " << r.machine << " (" << r.machine_source
+      << "), dims " << apps::join({r.dims[0], r.dims[1], r.dims[2]}) << ", level factors "
+      << factors_text(r) << "\n";
+  for (const auto& note : r.notes)
+    out << "  note: " << note << "\n";
+  out << "iterations " << r.result.iterations << ", residual " << fixed(r.result.residual, "%.3e")
+      << (r.result.converged ? " (converged)" : " (tolerance not reached)") << ", "
+      << fixed(r.result.seconds) << " s, " << fixed(r.mlups, "%.1f") << " MLUP/s\n\n";
+  Timers::print(out, r.timers);
+  out << "\nhalo traffic (all ranks)\n";
+  apps::Table table({"level", "bytes", "messages"});
+  for (std::size_t l = 0; l < r.level_names.size(); ++l) {
+    table.add_row({r.level_names[l], apps::human_bytes(static_cast<double>(r.halo_bytes[l])),
+                   std::to_string(r.halo_messages[l])});
+  }
+  table.print(out);
+}
+
+nlohmann::json to_json(const RunReport& r, const std::string& deck) {
+  nlohmann::json j;
+  j["schema"] = "hcart-jacobi3d-report/1";
+  j["deck"] = deck;
+  j["strategy"] = r.strategy;
+  j["machine"] = {{"description", r.machine}, {"source", r.machine_source}, {"notes", r.notes}};
+  j["dims"] = r.dims;
+  j["level_factors"] = r.level_factors;
+  j["iterations"] = r.result.iterations;
+  j["residual"] = r.result.residual;
+  j["converged"] = r.result.converged;
+  j["seconds"] = r.result.seconds;
+  j["mlups"] = r.mlups;
+  nlohmann::json timers = nlohmann::json::array();
+  for (const auto& t : r.timers) {
+    timers.push_back({{"name", t.name},
+                      {"min", t.min},
+                      {"mean", t.mean},
+                      {"max", t.max},
+                      {"imbalance", t.imbalance},
+                      {"calls", t.calls}});
+  }
+  j["timers"] = timers;
+  nlohmann::json levels = nlohmann::json::array();
+  for (std::size_t l = 0; l < r.level_names.size(); ++l) {
+    levels.push_back(
+        {{"name", r.level_names[l]}, {"bytes", r.halo_bytes[l]}, {"messages", r.halo_messages[l]}});
+  }
+  j["halo"] = {{"levels", levels}};
+  return j;
+}
+
+void print_comparison(std::ostream& out, const std::vector<RunReport>& runs) {
+  std::vector<std::string> header = {"strategy"};
+  for (const auto& r : runs)
+    header.push_back(r.strategy);
+  apps::Table table(header);
+  auto row = [&](const std::string& label, auto cell) {
+    std::vector<std::string> cells = {label};
+    for (const auto& r : runs)
+      cells.push_back(cell(r));
+    table.add_row(cells);
+  };
+  const RunReport* mpi = nullptr;
+  for (const auto& r : runs) {
+    if (r.strategy == "mpi") mpi = &r;
+  }
+  row("dims", [](const RunReport& r) { return apps::join({r.dims[0], r.dims[1], r.dims[2]}); });
+  row("level factors", [](const RunReport& r) {
+    return r.level_factors.size() == 1 && r.strategy != "hierarchical" && r.strategy != "manual"
+               ? std::string("(world order)")
+               : factors_text(r);
+  });
+  table.add_rule();
+  for (std::size_t l = 0; l + 1 < runs.front().level_names.size(); ++l) {
+    row(runs.front().level_names[l] + " halo bytes", [l](const RunReport& r) {
+      return apps::human_bytes(static_cast<double>(r.halo_bytes[l]));
+    });
+  }
+  table.add_rule();
+  row("iterations", [](const RunReport& r) { return std::to_string(r.result.iterations); });
+  row("compute / iteration",
+      [](const RunReport& r) { return fixed(r.compute_per_iteration * 1e3, "%.3f ms"); });
+  row("halo / iteration",
+      [](const RunReport& r) { return fixed(r.halo_per_iteration * 1e3, "%.3f ms"); });
+  row("MLUP/s", [](const RunReport& r) { return fixed(r.mlups, "%.1f"); });
+  if (mpi != nullptr) {
+    table.add_rule();
+    row("saving vs mpi, " + runs.front().level_names[0] + " bytes", [&](const RunReport& r) {
+      return mpi->halo_bytes[0] > 0
+                 ? fixed(100.0 * (1.0 - static_cast<double>(r.halo_bytes[0]) / mpi->halo_bytes[0]),
+                         "%.1f%%")
+                 : std::string("-");
+    });
+    row("saving vs mpi, time", [&](const RunReport& r) {
+      return fixed(100.0 * (1.0 - r.result.seconds / mpi->result.seconds), "%.1f%%");
+    });
+  }
+  table.print(out);
+}
+
+} // namespace hcart::jacobi

@@ -1,0 +1,41 @@
+// What Jacobi3D reports: one run's summary (timers, MLUP/s, halo traffic per level,
+// decomposition), and the side-by-side table of compare mode.
+#pragma once
+
+#include "JacobiSolver.hpp"
+
+#include <hcart/core/Timers.hpp>
+#include <hcart/grid/Decomposition.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace hcart::jacobi {
+
+/// \brief Everything about one finished run, identical on every rank after collect().
+struct RunReport {
+  std::string strategy, machine, machine_source;
+  std::vector<std::string> notes;
+  std::array<int, 3> dims{};
+  std::vector<std::array<int, 3>> level_factors;
+  Result result;
+  double mlups = 0;
+  std::vector<Timers::Summary> timers;
+  std::vector<std::string> level_names;             ///< machine levels, then "self"
+  std::vector<long long> halo_bytes, halo_messages; ///< summed over ranks
+  double compute_per_iteration = 0;                 ///< max over ranks, seconds
+  double halo_per_iteration = 0; ///< max over ranks of pack + wait + unpack, seconds
+};
+
+/// \brief Gathers the report of a finished run (collective over the decomposition).
+RunReport collect(const Decomposition& decomp, const Solver& solver, const Result& result,
+                  const Timers& timers);
+void print_run(std::ostream& out, const RunReport& report);
+nlohmann::json to_json(const RunReport& report, const std::string& deck);
+/// \brief Compare mode's table: one column per strategy.
+void print_comparison(std::ostream& out, const std::vector<RunReport>& runs);
+
+} // namespace hcart::jacobi

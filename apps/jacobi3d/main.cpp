@@ -1,0 +1,123 @@
+// jacobi3d: the Laplace or Poisson equation on the unit cube by 7-point Jacobi iteration,
+// decomposed by hcart, from an input deck.
+//
+//   hcart-mpiexec -n 2 build/bin/jacobi3d inputs/jacobi3d/default.toml
+//   hcart-mpiexec -n 4 build/bin/jacobi3d inputs/jacobi3d/elongated.toml --compare
+//   build/bin/jacobi3d DECK --set jacobi.max_iterations=200 --set mesh.size=[32,32,32]
+#include "CommandLine.hpp"
+#include "JacobiConfig.hpp"
+#include "JacobiSolver.hpp"
+#include "Report.hpp"
+
+#include <hcart/core/Collective.hpp>
+#include <hcart/core/Main.hpp>
+#include <hcart/grid/Decomposition.hpp>
+#include <hcart/grid/Grid.hpp>
+#include <hcart/io/Deck.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+namespace {
+
+using namespace hcart;
+
+jacobi::RunReport run_once(const jacobi::Config& config, bool verbose, int rank) {
+  Timers timers;
+  auto total = std::make_unique<Timers::Region>(timers, "total");
+  const Decomposition decomp(MPI_COMM_WORLD, config.spec, config.decomposition);
+  const Grid grid(decomp);
+  jacobi::Solver solver(grid, config.settings, timers);
+  const double cells = solver.global_cells();
+  const long max_iterations = config.settings.max_iterations;
+  auto progress = [&](const jacobi::Progress& p) {
+    if (rank != 0 || !verbose) return;
+    const double mlups = cells * static_cast<double>(p.iteration) / p.seconds / 1e6;
+    const double left = p.seconds / static_cast<double>(p.iteration) *
+                        static_cast<double>(max_iterations - p.iteration);
+    std::printf("  iteration %ld/%ld  residual %.3e  %.1f MLUP/s  %.1f s left at most\n",
+                p.iteration, max_iterations, p.residual, mlups, left);
+    std::fflush(stdout);
+  };
+  const jacobi::Result result = solver.run(progress);
+  total.reset();
+  return jacobi::collect(decomp, solver, result, timers);
+}
+
+// Writes `text` to directory/name through a temporary file (rank 0 only).
+void write_atomically(const std::string& directory, const std::string& name,
+                      const std::string& text) {
+  std::filesystem::create_directories(directory);
+  const std::filesystem::path final_path = std::filesystem::path(directory) / name;
+  const std::filesystem::path temporary = final_path.string() + ".tmp";
+  {
+    std::ofstream out(temporary);
+    HCART_CHECK(out.good(), "cannot write " << temporary.string());
+    out << text;
+    HCART_CHECK(out.good(), "writing " << temporary.string() << " failed");
+  }
+  std::filesystem::rename(temporary, final_path);
+}
+
+} // namespace
+
+int main(int argc, char* argv[]) {
+  return hcart::run_main(argc, argv, "jacobi3d", [&](hcart::Environment& env) {
+    CLI::App app{"jacobi3d: 7-point Jacobi for the Laplace or Poisson equation on the unit "
+                 "cube, decomposed by hcart. Keys and defaults: docs/decks.md.",
+                 "jacobi3d"};
+    std::string deck_path;
+    std::vector<std::string> overrides;
+    bool compare = false;
+    app.add_option("deck", deck_path, "input deck (TOML)")->required();
+    app.add_option("--set", overrides, "override a deck value: table.key=value (repeatable)");
+    app.add_flag("--compare", compare,
+                 "run once per strategy (mpi, weighted, hierarchical; manual when dims are "
+                 "given) and print them side by side");
+    if (!hcart::apps::parse_command_line(app, argc, argv, env.rank())) return 0;
+
+    const hcart::Deck deck =
+        hcart::Deck::load(MPI_COMM_WORLD, deck_path, overrides, jacobi::schema());
+    jacobi::Config config;
+    hcart::agree_on_errors(MPI_COMM_WORLD, [&] { config = jacobi::read_config(deck); });
+    const bool root = env.rank() == 0;
+    if (root) {
+      std::cout << "jacobi3d: " << env.size() << " ranks, deck " << deck.name() << ", resolved:\n"
+                << deck.resolved() << std::endl;
+    }
+    if (!compare) {
+      const jacobi::RunReport report = run_once(config, true, env.rank());
+      if (root) jacobi::print_run(std::cout, report);
+      if (!config.output.timers_json.empty()) {
+        hcart::agree_on_errors(MPI_COMM_WORLD, [&] {
+          if (root) {
+            write_atomically(config.output.directory, config.output.timers_json,
+                             jacobi::to_json(report, deck.resolved()).dump(2) + "\n");
+          }
+        });
+      }
+      return 0;
+    }
+    std::vector<hcart::Strategy> strategies = {hcart::Strategy::Mpi, hcart::Strategy::Weighted,
+                                               hcart::Strategy::Hierarchical};
+    bool all_dims = true;
+    for (int d : config.decomposition.dims)
+      all_dims = all_dims && d > 0;
+    if (all_dims) strategies.push_back(hcart::Strategy::Manual);
+    std::vector<jacobi::RunReport> runs;
+    for (hcart::Strategy s : strategies) {
+      jacobi::Config c = config;
+      c.decomposition.strategy = s;
+      if (s != hcart::Strategy::Manual) c.decomposition.dims = {0, 0, 0};
+      if (root) std::cout << "running strategy " << hcart::to_string(s) << std::endl;
+      runs.push_back(run_once(c, false, env.rank()));
+    }
+    if (root) {
+      std::cout << "\n";
+      jacobi::print_comparison(std::cout, runs);
+    }
+    return 0;
+  });
+}

@@ -1,0 +1,75 @@
+// hcart::Timers: named, nestable timing regions with a report over all ranks (DESIGN.md §6).
+//
+//   hcart::Timers timers;
+//   {
+//     auto scope = timers.region("compute");   // also a Kokkos profiling region
+//     ...
+//   }
+//   timers.add("halo.wait", seconds);          // time measured elsewhere
+//   auto summary = timers.summarize(comm);      // collective: min / mean / max over ranks
+//   hcart::Timers::print(std::cout, summary);
+//
+// Region names are free text; nesting is expressed by the caller's names ("halo.pack").
+// Regions also push Kokkos profiling regions so Kokkos Tools see them.
+#pragma once
+
+#include <mpi.h>
+
+#include <chrono>
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace hcart {
+
+class Timers {
+public:
+  /// \brief Times a scope; ends when destroyed.
+  class Region {
+  public:
+    Region(Timers& timers, std::string name);
+    ~Region();
+    Region(const Region&) = delete;
+    Region& operator=(const Region&) = delete;
+
+  private:
+    Timers& m_timers;
+    std::string m_name;
+  };
+
+  /// \brief A region that lasts until the returned object is destroyed.
+  [[nodiscard]] Region region(const std::string& name) { return Region(*this, name); }
+  /// \brief Starts `name` (nested starts of the same name are an error).
+  void start(const std::string& name);
+  /// \brief Stops `name`, adding the time since start().
+  void stop(const std::string& name);
+  /// \brief Adds time measured elsewhere.
+  void add(const std::string& name, double seconds, long calls = 1);
+  /// \brief This rank's accumulated seconds in `name` (0 when never used).
+  double seconds(const std::string& name) const;
+  /// \brief Forgets all times.
+  void clear() { m_entries.clear(); }
+
+  struct Summary {
+    std::string name;
+    double min = 0, mean = 0, max = 0; ///< over ranks, seconds
+    double imbalance = 0;              ///< max / mean - 1
+    long calls = 0;                    ///< on rank 0
+  };
+  /// \brief Every region any rank used, with its spread over the ranks (collective).
+  std::vector<Summary> summarize(MPI_Comm comm) const;
+  /// \brief The table rank 0 prints.
+  static void print(std::ostream& out, const std::vector<Summary>& summary);
+
+private:
+  struct Entry {
+    double seconds = 0;
+    long calls = 0;
+    bool running = false;
+    std::chrono::steady_clock::time_point since{};
+  };
+  std::map<std::string, Entry> m_entries;
+};
+
+} // namespace hcart

@@ -1,0 +1,402 @@
+#include <hcart/core/Collective.hpp>
+#include <hcart/core/Error.hpp>
+#include <hcart/core/MpiCheck.hpp>
+#include <hcart/io/Deck.hpp>
+
+#include <toml.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace hcart {
+
+namespace {
+
+const char* type_name(DeckType type) {
+  switch (type) {
+  case DeckType::Integer: return "an integer";
+  case DeckType::Real: return "a number";
+  case DeckType::Boolean: return "true or false";
+  case DeckType::String: return "a string";
+  case DeckType::IntegerList: return "a list of integers";
+  case DeckType::RealList: return "a list of numbers";
+  case DeckType::BooleanList: return "a list of true/false";
+  }
+  return "?";
+}
+
+bool is_list(DeckType t) {
+  return t == DeckType::IntegerList || t == DeckType::RealList || t == DeckType::BooleanList;
+}
+
+// "deck 'file', line 7" (or the override's text), for messages.
+struct Origin {
+  std::string where;
+};
+
+std::string one_line(std::string text) {
+  for (char& c : text) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return text;
+}
+
+// The shortest text that reads back as the same double.
+std::string format_real(double v) {
+  char text[40];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, v);
+    if (std::strtod(text, nullptr) == v) break;
+  }
+  std::string s = text;
+  if (s.find_first_of(".eEn") == std::string::npos) s += ".0"; // stay a TOML float
+  return s;
+}
+
+std::string toml_quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string shown(const toml::value& v) {
+  std::ostringstream out;
+  out << v;
+  return one_line(out.str());
+}
+
+std::string known_keys(const DeckSchema& schema, const std::string& table) {
+  std::string s;
+  for (const auto& k : schema.keys()) {
+    if (k.table == table) s += (s.empty() ? "" : ", ") + k.key;
+  }
+  return s;
+}
+
+std::string known_tables(const DeckSchema& schema) {
+  std::string s;
+  std::vector<std::string> seen;
+  for (const auto& k : schema.keys()) {
+    if (std::find(seen.begin(), seen.end(), k.table) != seen.end()) continue;
+    seen.push_back(k.table);
+    s += (s.empty() ? "[" : ", [") + k.table + "]";
+  }
+  return s;
+}
+
+} // namespace
+
+DeckKey& DeckSchema::add(const std::string& table, const std::string& key, DeckType type,
+                         const std::string& default_value, const std::string& help) {
+  HCART_CHECK(find(table, key) == nullptr,
+              "hcart::DeckSchema: " << table << "." << key << " declared twice");
+  DeckKey k;
+  k.table = table;
+  k.key = key;
+  k.type = type;
+  k.default_value = default_value;
+  k.help = help;
+  m_keys.push_back(k);
+  return m_keys.back();
+}
+
+const DeckKey* DeckSchema::find(const std::string& table, const std::string& key) const {
+  for (const auto& k : m_keys) {
+    if (k.table == table && k.key == key) return &k;
+  }
+  return nullptr;
+}
+
+bool DeckSchema::has_table(const std::string& table) const {
+  for (const auto& k : m_keys) {
+    if (k.table == table) return true;
+  }
+  return false;
+}
+
+std::string DeckSchema::reference() const {
+  std::ostringstream out;
+  std::string table;
+  for (const auto& k : m_keys) {
+    if (k.table != table) {
+      table = k.table;
+      out << "\n### [" << table << "]\n\n| key | type | default | allowed | meaning |\n"
+          << "| --- | --- | --- | --- | --- |\n";
+    }
+    std::string allowed;
+    if (!k.choices.empty()) {
+      for (const auto& c : k.choices)
+        allowed += (allowed.empty() ? "" : ", ") + toml_quoted(c);
+    }
+    if (k.minimum) allowed += (k.minimum_exclusive ? "> " : ">= ") + format_real(*k.minimum);
+    if (k.maximum) allowed += (allowed.empty() ? "<= " : ", <= ") + format_real(*k.maximum);
+    if (k.list_length)
+      allowed += (allowed.empty() ? "" : ", ") + std::to_string(k.list_length) + " entries";
+    out << "| `" << k.key << "` | " << type_name(k.type) << " | `"
+        << (k.default_value.empty() ? "(required)" : k.default_value) << "` | " << allowed << " | "
+        << k.help << " |\n";
+  }
+  return out.str();
+}
+
+namespace {
+
+// Converts and checks one TOML value for `key`; throws InputError with `where`.
+void convert(const toml::value& v, const DeckKey& key, const std::string& where,
+             std::vector<double>& reals, std::vector<std::int64_t>& ints, std::vector<bool>& bools,
+             std::string& text) {
+  const std::string name = "[" + key.table + "] " + key.key;
+  auto fail = [&](const std::string& why) {
+    throw InputError(where + ": " + name + " = " + shown(v) + ": " + why);
+  };
+  std::vector<toml::value> items;
+  if (is_list(key.type)) {
+    if (!v.is_array()) fail(std::string("expected ") + type_name(key.type));
+    items = v.as_array();
+    if (key.list_length && items.size() != key.list_length) {
+      fail("expected " + std::to_string(key.list_length) + " entries, got " +
+           std::to_string(items.size()));
+    }
+    if (items.empty() || items.size() > 16) fail("expected 1 to 16 entries");
+  } else {
+    items = {v};
+  }
+  for (const auto& item : items) {
+    switch (key.type) {
+    case DeckType::Integer:
+    case DeckType::IntegerList:
+      if (!item.is_integer()) fail(std::string("expected ") + type_name(key.type));
+      ints.push_back(item.as_integer());
+      reals.push_back(static_cast<double>(item.as_integer()));
+      break;
+    case DeckType::Real:
+    case DeckType::RealList:
+      if (item.is_integer())
+        reals.push_back(static_cast<double>(item.as_integer()));
+      else if (item.is_floating())
+        reals.push_back(item.as_floating());
+      else
+        fail(std::string("expected ") + type_name(key.type));
+      if (!std::isfinite(reals.back())) fail("expected a finite number");
+      break;
+    case DeckType::Boolean:
+    case DeckType::BooleanList:
+      if (!item.is_boolean()) fail(std::string("expected ") + type_name(key.type));
+      bools.push_back(item.as_boolean());
+      break;
+    case DeckType::String:
+      if (!item.is_string()) fail("expected a string");
+      text = item.as_string().str;
+      if (!key.choices.empty() &&
+          std::find(key.choices.begin(), key.choices.end(), text) == key.choices.end()) {
+        std::string list;
+        for (const auto& c : key.choices)
+          list += (list.empty() ? "" : ", ") + toml_quoted(c);
+        fail("expected one of " + list);
+      }
+      break;
+    }
+  }
+  for (double x : reals) {
+    if (key.minimum && (key.minimum_exclusive ? !(x > *key.minimum) : !(x >= *key.minimum))) {
+      fail(std::string("expected ") + (key.minimum_exclusive ? "> " : ">= ") +
+           format_real(*key.minimum) + (is_list(key.type) ? " for every entry" : ""));
+    }
+    if (key.maximum && !(x <= *key.maximum)) {
+      fail("expected <= " + format_real(*key.maximum) +
+           (is_list(key.type) ? " for every entry" : ""));
+    }
+  }
+}
+
+toml::value parse_text(const std::string& text, const std::string& name, const std::string& where) {
+  std::istringstream in(text);
+  try {
+    return toml::parse(in, name);
+  } catch (const toml::syntax_error& e) {
+    std::string first = one_line(std::string(e.what()).substr(0, std::string(e.what()).find('\n')));
+    if (first.rfind("[error] ", 0) == 0) first = first.substr(8);
+    throw InputError(where + ", line " + std::to_string(e.location().line()) +
+                     ": syntax error: " + first);
+  }
+}
+
+} // namespace
+
+Deck Deck::parse(const std::string& text, const std::string& name,
+                 const std::vector<std::string>& overrides, const DeckSchema& schema) {
+  Deck deck;
+  deck.m_name = name;
+  auto owned = std::make_shared<DeckSchema>(schema);
+  deck.m_schema = owned;
+  const std::string file = "deck '" + name + "'";
+  const toml::value root = parse_text(text, name, file);
+  auto store = [&](const DeckKey& key, const toml::value& v, const std::string& where, bool given) {
+    Entry e;
+    e.key = &key;
+    e.given = given;
+    convert(v, key, where, e.reals, e.ints, e.bools, e.text);
+    deck.m_entries[key.table + "." + key.key] = e;
+  };
+  // Defaults first.
+  for (const auto& key : owned->keys()) {
+    if (key.default_value.empty()) continue;
+    const toml::value d = parse_text("v = " + key.default_value, "default",
+                                     "default of " + key.table + "." + key.key);
+    store(key, toml::find(d, "v"), "default", false);
+  }
+  // The deck.
+  for (const auto& [table, content] : root.as_table()) {
+    const std::string line = file + ", line " + std::to_string(content.location().line());
+    if (!content.is_table()) {
+      throw InputError(line + ": key '" + table + "' outside a table; expected tables " +
+                       known_tables(*owned));
+    }
+    if (!owned->has_table(table)) {
+      throw InputError(line + ": unknown table [" + table + "]; expected " + known_tables(*owned));
+    }
+    for (const auto& [name_of_key, value] : content.as_table()) {
+      const std::string at = file + ", line " + std::to_string(value.location().line());
+      const DeckKey* key = owned->find(table, name_of_key);
+      if (key == nullptr) {
+        throw InputError(at + ": unknown key '" + name_of_key + "' in [" + table +
+                         "]; known keys: " + known_keys(*owned, table));
+      }
+      store(*key, value, at, true);
+    }
+  }
+  // Command-line overrides.
+  for (const auto& o : overrides) {
+    const std::string where = "--set " + o;
+    const auto eq = o.find('=');
+    const auto dot = o.find('.');
+    if (eq == std::string::npos || dot == std::string::npos || dot > eq || dot == 0 ||
+        dot + 1 == eq) {
+      throw InputError(where + ": expected table.key=value");
+    }
+    const std::string table = o.substr(0, dot), name_of_key = o.substr(dot + 1, eq - dot - 1);
+    const DeckKey* key = owned->find(table, name_of_key);
+    if (key == nullptr) {
+      throw InputError(where + ": unknown key " + table + "." + name_of_key +
+                       (owned->has_table(table)
+                            ? "; known keys in [" + table + "]: " + known_keys(*owned, table)
+                            : "; expected tables " + known_tables(*owned)));
+    }
+    std::string value = o.substr(eq + 1);
+    // A bare word for a string key needs no quotes on a command line.
+    if (key->type == DeckType::String && (value.empty() || value.front() != '"'))
+      value = toml_quoted(value);
+    const toml::value parsed = parse_text("v = " + value, "--set", where);
+    store(*key, toml::find(parsed, "v"), where, true);
+  }
+  for (const auto& key : owned->keys()) {
+    if (deck.m_entries.count(key.table + "." + key.key) == 0) {
+      throw InputError(file + ": missing key '" + key.key + "' in [" + key.table + "]");
+    }
+  }
+  return deck;
+}
+
+Deck Deck::load(MPI_Comm comm, const std::string& path, const std::vector<std::string>& overrides,
+                const DeckSchema& schema) {
+  int rank = 0;
+  HCART_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  std::string text;
+  agree_on_errors(comm, [&] {
+    if (rank != 0) return;
+    std::ifstream in(path, std::ios::binary);
+    HCART_REQUIRE(in.good(), "deck '" << path << "': cannot be read");
+    std::ostringstream all;
+    all << in.rdbuf();
+    text = all.str();
+    HCART_REQUIRE(text.size() < (1u << 26), "deck '" << path << "': larger than 64 MiB");
+  });
+  long long length = static_cast<long long>(text.size());
+  HCART_MPI_CHECK(MPI_Bcast(&length, 1, MPI_LONG_LONG, 0, comm));
+  text.resize(static_cast<std::size_t>(length));
+  if (length > 0) {
+    HCART_MPI_CHECK(MPI_Bcast(text.data(), static_cast<int>(length), MPI_CHAR, 0, comm));
+  }
+  Deck deck;
+  agree_on_errors(comm, [&] { deck = parse(text, path, overrides, schema); });
+  return deck;
+}
+
+const Deck::Entry& Deck::entry(const std::string& table, const std::string& key,
+                               DeckType type) const {
+  const auto it = m_entries.find(table + "." + key);
+  HCART_CHECK(it != m_entries.end(),
+              "hcart::Deck: no key " << table << "." << key << " in the schema");
+  HCART_CHECK(it->second.key->type == type,
+              "hcart::Deck: " << table << "." << key << " read as another type than declared");
+  return it->second;
+}
+
+std::int64_t Deck::integer(const std::string& t, const std::string& k) const {
+  return entry(t, k, DeckType::Integer).ints.at(0);
+}
+double Deck::real(const std::string& t, const std::string& k) const {
+  return entry(t, k, DeckType::Real).reals.at(0);
+}
+bool Deck::boolean(const std::string& t, const std::string& k) const {
+  return entry(t, k, DeckType::Boolean).bools.at(0);
+}
+std::string Deck::string(const std::string& t, const std::string& k) const {
+  return entry(t, k, DeckType::String).text;
+}
+std::vector<std::int64_t> Deck::integers(const std::string& t, const std::string& k) const {
+  return entry(t, k, DeckType::IntegerList).ints;
+}
+std::vector<double> Deck::reals(const std::string& t, const std::string& k) const {
+  return entry(t, k, DeckType::RealList).reals;
+}
+std::vector<bool> Deck::booleans(const std::string& t, const std::string& k) const {
+  return entry(t, k, DeckType::BooleanList).bools;
+}
+bool Deck::given(const std::string& t, const std::string& k) const {
+  const auto it = m_entries.find(t + "." + k);
+  return it != m_entries.end() && it->second.given;
+}
+
+std::string Deck::resolved() const {
+  std::ostringstream out;
+  std::string table;
+  for (const auto& key : m_schema->keys()) {
+    if (key.table != table) {
+      out << (table.empty() ? "" : "\n") << "[" << key.table << "]\n";
+      table = key.table;
+    }
+    const Entry& e = m_entries.at(key.table + "." + key.key);
+    out << key.key << " = ";
+    auto list = [&](auto&& items, auto&& format) {
+      out << "[";
+      for (std::size_t i = 0; i < items.size(); ++i)
+        out << (i ? ", " : "") << format(items[i]);
+      out << "]";
+    };
+    switch (key.type) {
+    case DeckType::Integer: out << e.ints[0]; break;
+    case DeckType::Real: out << format_real(e.reals[0]); break;
+    case DeckType::Boolean: out << (e.bools[0] ? "true" : "false"); break;
+    case DeckType::String: out << toml_quoted(e.text); break;
+    case DeckType::IntegerList:
+      list(e.ints, [](std::int64_t x) { return std::to_string(x); });
+      break;
+    case DeckType::RealList: list(e.reals, [](double x) { return format_real(x); }); break;
+    case DeckType::BooleanList:
+      list(e.bools, [](bool x) { return std::string(x ? "true" : "false"); });
+      break;
+    }
+    out << "\n";
+  }
+  return out.str();
+}
+
+} // namespace hcart
