@@ -70,13 +70,25 @@ int main(int argc, char* argv[]) {
                  "jacobi3d"};
     std::string deck_path;
     std::vector<std::string> overrides;
-    bool compare = false;
-    app.add_option("deck", deck_path, "input deck (TOML)")->required();
+    bool compare = false, reference = false;
+    app.add_option("deck", deck_path, "input deck (TOML)");
+    app.add_flag("--deck-reference", reference,
+                 "print every deck key with its type, default and meaning (Markdown) and exit");
     app.add_option("--set", overrides, "override a deck value: table.key=value (repeatable)");
     app.add_flag("--compare", compare,
                  "run once per strategy (mpi, weighted, hierarchical; manual when dims are "
                  "given) and print them side by side");
     if (!hcart::apps::parse_command_line(app, argc, argv, env.rank())) return 0;
+    if (reference) {
+      if (env.rank() == 0) std::cout << jacobi::schema().reference();
+      return 0;
+    }
+    if (deck_path.empty()) {
+      hcart::InputError error("a deck is required: jacobi3d DECK [--set table.key=value] "
+                              "[--compare] (see --help)");
+      error.set_collective(true);
+      throw error;
+    }
 
     const hcart::Deck deck =
         hcart::Deck::load(MPI_COMM_WORLD, deck_path, overrides, jacobi::schema());

@@ -66,7 +66,25 @@ std::string toml_quoted(const std::string& s) {
   return out + "\"";
 }
 
+
+// A bound for messages: 1, 0.5, 1e-08.
+std::string format_bound(double v) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+
+// A value as the user wrote it, compactly: 1, 2.5, true, "text", [1, 2, 3].
 std::string shown(const toml::value& v) {
+  if (v.is_integer()) return std::to_string(v.as_integer());
+  if (v.is_floating()) return format_real(v.as_floating());
+  if (v.is_boolean()) return v.as_boolean() ? "true" : "false";
+  if (v.is_string()) return toml_quoted(v.as_string().str);
+  if (v.is_array()) {
+    std::string s = "[";
+    for (const auto& item : v.as_array()) s += (s.size() > 1 ? ", " : "") + shown(item);
+    return s + "]";
+  }
   std::ostringstream out;
   out << v;
   return one_line(out.str());
@@ -135,8 +153,8 @@ std::string DeckSchema::reference() const {
       for (const auto& c : k.choices)
         allowed += (allowed.empty() ? "" : ", ") + toml_quoted(c);
     }
-    if (k.minimum) allowed += (k.minimum_exclusive ? "> " : ">= ") + format_real(*k.minimum);
-    if (k.maximum) allowed += (allowed.empty() ? "<= " : ", <= ") + format_real(*k.maximum);
+    if (k.minimum) allowed += (k.minimum_exclusive ? "> " : ">= ") + format_bound(*k.minimum);
+    if (k.maximum) allowed += (allowed.empty() ? "<= " : ", <= ") + format_bound(*k.maximum);
     if (k.list_length)
       allowed += (allowed.empty() ? "" : ", ") + std::to_string(k.list_length) + " entries";
     out << "| `" << k.key << "` | " << type_name(k.type) << " | `"
@@ -207,7 +225,7 @@ void convert(const toml::value& v, const DeckKey& key, const std::string& where,
   for (double x : reals) {
     if (key.minimum && (key.minimum_exclusive ? !(x > *key.minimum) : !(x >= *key.minimum))) {
       fail(std::string("expected ") + (key.minimum_exclusive ? "> " : ">= ") +
-           format_real(*key.minimum) + (is_list(key.type) ? " for every entry" : ""));
+           format_bound(*key.minimum) + (is_list(key.type) ? " for every entry" : ""));
     }
     if (key.maximum && !(x <= *key.maximum)) {
       fail("expected <= " + format_real(*key.maximum) +

@@ -1,0 +1,218 @@
+// Jacobi3D: the field after k iterations is bitwise the same for every rank count,
+// strategy and overlap setting, and equals a serial reference written with plain loops;
+// the Poisson problem converges to its exact discrete solution with second order in h.
+#include "JacobiSolver.hpp"
+#include "jacobi_kernels.hpp"
+
+#include <hcart/grid/Decomposition.hpp>
+#include <hcart/grid/Grid.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+using namespace hcart;
+
+namespace {
+
+int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+// The owned cells of every rank in global index order, on rank 0 (others: empty).
+std::vector<double> gather_global(const Grid& grid, const Field<double>& u) {
+  const auto g = grid.global_size();
+  const auto n = grid.local_size();
+  const auto off = grid.global_offset();
+  const auto h = grid.halo_width();
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u);
+  // Each rank sends (global linear index, value) pairs of its owned cells.
+  std::vector<double> mine;
+  for (int i = 0; i < n[0]; ++i)
+    for (int j = 0; j < n[1]; ++j)
+      for (int k = 0; k < n[2]; ++k) {
+        const double index = static_cast<double>(((off[0] + i) * g[1] + off[1] + j) * g[2] + off[2] + k);
+        mine.push_back(index);
+        mine.push_back(host(i + h[0], j + h[1], k + h[2]));
+      }
+  const MPI_Comm comm = grid.decomposition().comm();
+  int size = 0, count = static_cast<int>(mine.size());
+  MPI_Comm_size(comm, &size);
+  std::vector<int> counts(size), displs(size, 0);
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
+  for (int r = 1; r < size; ++r) displs[r] = displs[r - 1] + counts[r - 1];
+  std::vector<double> all(grid.decomposition().rank() == 0 ? displs[size - 1] + counts[size - 1] : 0);
+  MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, 0, comm);
+  std::vector<double> field;
+  if (grid.decomposition().rank() == 0) {
+    field.assign(static_cast<std::size_t>(g[0] * g[1] * g[2]), std::nan(""));
+    for (std::size_t p = 0; p < all.size(); p += 2) field[static_cast<std::size_t>(all[p])] = all[p + 1];
+  }
+  return field;
+}
+
+// The same iteration with plain loops on one array with a ghost layer.
+std::vector<double> serial_reference(const std::array<std::int64_t, 3>& g, const std::array<bool, 3>& periodic,
+                                     const jacobi::Settings& s, long iterations) {
+  const long X = g[0] + 2, Y = g[1] + 2, Z = g[2] + 2;
+  auto at = [&](long i, long j, long k) { return (i * Y + j) * Z + k; };
+  std::vector<double> u(X * Y * Z, 0.0), v, f(X * Y * Z, 0.0);
+  const jacobi::Stencil st = jacobi::make_stencil(double(g[0]), double(g[1]), double(g[2]));
+  for (long i = 1; i <= g[0]; ++i)
+    for (long j = 1; j <= g[1]; ++j)
+      for (long k = 1; k <= g[2]; ++k) {
+        if (s.problem == jacobi::Problem::Poisson) {
+          f[at(i, j, k)] = jacobi::poisson_rhs(jacobi::coordinate(i - 1, g[0]), jacobi::coordinate(j - 1, g[1]),
+                                               jacobi::coordinate(k - 1, g[2]));
+        }
+      }
+  // Dirichlet faces.
+  for (long a = 0; a < std::max({X, Y, Z}); ++a)
+    for (long b = 0; b < std::max({X, Y, Z}); ++b) {
+      const double* bv = s.boundary_values.data();
+      const bool laplace = s.problem == jacobi::Problem::Laplace;
+      if (a < Y && b < Z) { u[at(0, a, b)] = laplace ? bv[0] : 0; u[at(X - 1, a, b)] = laplace ? bv[1] : 0; }
+      if (a < X && b < Z) { u[at(a, 0, b)] = laplace ? bv[2] : 0; u[at(a, Y - 1, b)] = laplace ? bv[3] : 0; }
+      if (a < X && b < Y) { u[at(a, b, 0)] = laplace ? bv[4] : 0; u[at(a, b, Z - 1)] = laplace ? bv[5] : 0; }
+    }
+  v = u;
+  for (long it = 0; it < iterations; ++it) {
+    // Periodic ghosts from the opposite side.
+    for (long j = 1; j <= g[1]; ++j)
+      for (long k = 1; k <= g[2]; ++k)
+        if (periodic[0]) { u[at(0, j, k)] = u[at(g[0], j, k)]; u[at(X - 1, j, k)] = u[at(1, j, k)]; }
+    for (long i = 1; i <= g[0]; ++i)
+      for (long k = 1; k <= g[2]; ++k)
+        if (periodic[1]) { u[at(i, 0, k)] = u[at(i, g[1], k)]; u[at(i, Y - 1, k)] = u[at(i, 1, k)]; }
+    for (long i = 1; i <= g[0]; ++i)
+      for (long j = 1; j <= g[1]; ++j)
+        if (periodic[2]) { u[at(i, j, 0)] = u[at(i, j, g[2])]; u[at(i, j, Z - 1)] = u[at(i, j, 1)]; }
+    for (long i = 1; i <= g[0]; ++i)
+      for (long j = 1; j <= g[1]; ++j)
+        for (long k = 1; k <= g[2]; ++k)
+          v[at(i, j, k)] = jacobi::update(u[at(i - 1, j, k)], u[at(i + 1, j, k)], u[at(i, j - 1, k)],
+                                          u[at(i, j + 1, k)], u[at(i, j, k - 1)], u[at(i, j, k + 1)],
+                                          f[at(i, j, k)], st);
+    std::swap(u, v);
+  }
+  std::vector<double> out;
+  for (long i = 1; i <= g[0]; ++i)
+    for (long j = 1; j <= g[1]; ++j)
+      for (long k = 1; k <= g[2]; ++k) out.push_back(u[at(i, j, k)]);
+  return out;
+}
+
+} // namespace
+
+TEST(Jacobi, BitwiseIdenticalForEveryDecompositionAndEqualToASerialReference) {
+  struct Case {
+    std::array<std::int64_t, 3> size;
+    std::array<bool, 3> periodic;
+    jacobi::Problem problem;
+  };
+  const std::vector<Case> cases = {{{20, 18, 22}, {false, false, false}, jacobi::Problem::Laplace},
+                                   {{16, 24, 12}, {true, false, true}, jacobi::Problem::Laplace},
+                                   {{17, 17, 17}, {false, false, false}, jacobi::Problem::Poisson}};
+  const long iterations = 37;
+  for (const auto& c : cases) {
+    jacobi::Settings s;
+    s.problem = c.problem;
+    s.boundary_values = {1.0, 0.25, -0.5, 0.0, 2.0, 0.125};
+    s.check_every = 5;
+    const std::vector<double> reference =
+        world_rank() == 0 ? serial_reference(c.size, c.periodic, s, iterations) : std::vector<double>{};
+    for (Strategy strategy : {Strategy::Mpi, Strategy::Weighted, Strategy::Hierarchical}) {
+      for (bool overlap : {false, true}) {
+        GridSpec spec;
+        spec.global_size = c.size;
+        spec.periodic = c.periodic;
+        DecompositionOptions options;
+        options.strategy = strategy;
+        const Decomposition decomp(MPI_COMM_WORLD, spec, options);
+        const Grid grid(decomp);
+        s.overlap = overlap;
+        Timers timers;
+        jacobi::Solver solver(grid, s, timers);
+        solver.iterate(iterations);
+        const std::vector<double> field = gather_global(grid, solver.solution());
+        if (world_rank() == 0) {
+          ASSERT_EQ(field.size(), reference.size());
+          long differ = 0;
+          for (std::size_t p = 0; p < field.size(); ++p) {
+            differ += std::memcmp(&field[p], &reference[p], sizeof(double)) != 0;
+          }
+          EXPECT_EQ(differ, 0) << to_string(strategy) << " overlap " << overlap << " dims "
+                               << decomp.dims()[0] << "x" << decomp.dims()[1] << "x" << decomp.dims()[2];
+        }
+      }
+    }
+  }
+}
+
+namespace {
+// Max |u - exact| / max |exact| over the owned cells, for exact = scale * continuum.
+double poisson_error(const jacobi::Solver& solver, double scale) {
+  const Grid& grid = solver.grid();
+  const auto u = solver.solution();
+  const auto off = grid.global_offset();
+  const auto g = grid.global_size();
+  const auto h = grid.halo_width();
+  double err = 0, top = 0;
+  Kokkos::parallel_reduce(
+      grid.owned_policy(),
+      KOKKOS_LAMBDA(int i, int j, int k, double& e) {
+        const double exact = scale * jacobi::poisson_continuum(jacobi::coordinate(off[0] + i - h[0], g[0]),
+                                                               jacobi::coordinate(off[1] + j - h[1], g[1]),
+                                                               jacobi::coordinate(off[2] + k - h[2], g[2]));
+        const double d = u(i, j, k) - exact;
+        e = std::max(e, d < 0 ? -d : d);
+      },
+      Kokkos::Max<double>(err));
+  Kokkos::parallel_reduce(
+      grid.owned_policy(),
+      KOKKOS_LAMBDA(int i, int j, int k, double& t) {
+        const double exact = scale * jacobi::poisson_continuum(jacobi::coordinate(off[0] + i - h[0], g[0]),
+                                                               jacobi::coordinate(off[1] + j - h[1], g[1]),
+                                                               jacobi::coordinate(off[2] + k - h[2], g[2]));
+        t = std::max(t, exact < 0 ? -exact : exact);
+      },
+      Kokkos::Max<double>(top));
+  double values[2] = {err, top};
+  MPI_Allreduce(MPI_IN_PLACE, values, 2, MPI_DOUBLE, MPI_MAX, grid.decomposition().comm());
+  return values[0] / values[1];
+}
+
+double solve_poisson(std::int64_t n, bool against_discrete) {
+  GridSpec spec;
+  spec.global_size = {n, n, n};
+  const Decomposition decomp(MPI_COMM_WORLD, spec);
+  const Grid grid(decomp);
+  jacobi::Settings s;
+  s.problem = jacobi::Problem::Poisson;
+  s.tolerance = 1e-14;
+  s.max_iterations = 40000;
+  s.check_every = 50;
+  Timers timers;
+  jacobi::Solver solver(grid, s, timers);
+  const jacobi::Result r = solver.run();
+  EXPECT_TRUE(r.converged) << "n = " << n << ": residual " << r.residual << " after " << r.iterations;
+  const double d = static_cast<double>(n);
+  return poisson_error(solver, against_discrete ? jacobi::poisson_discrete_scale(d, d, d) : 1.0);
+}
+} // namespace
+
+TEST(Jacobi, PoissonConvergesToTheExactDiscreteSolution) {
+  const double error = solve_poisson(32, true);
+  EXPECT_LT(error, 1e-10) << "relative error against u_h";
+}
+
+TEST(Jacobi, PoissonIsSecondOrderAccurate) {
+  const double coarse = solve_poisson(16, false), fine = solve_poisson(32, false);
+  // h = 1/17 and 1/33: second order predicts a ratio of (33/17)^2 = 3.77.
+  const double ratio = coarse / fine;
+  const double predicted = (33.0 / 17.0) * (33.0 / 17.0);
+  EXPECT_NEAR(ratio, predicted, 0.05 * predicted) << "errors " << coarse << " and " << fine;
+}
