@@ -45,7 +45,8 @@ public:
     std::size_t most = 0;
     for (int d = 0; d < 3; ++d) {
       std::size_t face = 1;
-      for (int j = 0; j < 3; ++j) face *= j == d ? grid.halo_width()[d] : n[j];
+      for (int j = 0; j < 3; ++j)
+        face *= j == d ? grid.halo_width()[d] : n[j];
       most = std::max(most, face);
     }
     m_send.resize(most);
@@ -80,18 +81,20 @@ public:
         if (to != MPI_PROC_NULL) {
           for (int i = slo[0]; i < shi[0]; ++i)
             for (int j = slo[1]; j < shi[1]; ++j)
-              for (int k = slo[2]; k < shi[2]; ++k) m_send[count++] = u(i, j, k);
+              for (int k = slo[2]; k < shi[2]; ++k)
+                m_send[count++] = u(i, j, k);
         }
-        const std::size_t cells = static_cast<std::size_t>(rhi[0] - rlo[0]) * (rhi[1] - rlo[1]) *
-                                  (rhi[2] - rlo[2]);
+        const std::size_t cells =
+            static_cast<std::size_t>(rhi[0] - rlo[0]) * (rhi[1] - rlo[1]) * (rhi[2] - rlo[2]);
         MPI_Sendrecv(m_send.data(), static_cast<int>(count), MPI_DOUBLE, to, d * 2 + (side > 0),
-                     m_recv.data(), static_cast<int>(cells), MPI_DOUBLE, from,
-                     d * 2 + (side > 0), decomp.comm(), MPI_STATUS_IGNORE);
+                     m_recv.data(), static_cast<int>(cells), MPI_DOUBLE, from, d * 2 + (side > 0),
+                     decomp.comm(), MPI_STATUS_IGNORE);
         if (from != MPI_PROC_NULL) {
           count = 0;
           for (int i = rlo[0]; i < rhi[0]; ++i)
             for (int j = rlo[1]; j < rhi[1]; ++j)
-              for (int k = rlo[2]; k < rhi[2]; ++k) u(i, j, k) = m_recv[count++];
+              for (int k = rlo[2]; k < rhi[2]; ++k)
+                u(i, j, k) = m_recv[count++];
         }
       }
     }
@@ -143,26 +146,32 @@ int main(int argc, char* argv[]) {
       const hcart::HaloTimes before = halo.times();
       MPI_Barrier(comm);
       auto t0 = Clock::now();
-      for (int it = 0; it < iterations; ++it) halo.exchange(u);
+      for (int it = 0; it < iterations; ++it)
+        halo.exchange(u);
       const double th = slowest(seconds_since(t0), comm) / iterations;
       const hcart::HaloTimes after = halo.times();
       double share = (after.pack - before.pack + after.unpack - before.unpack) / iterations / th;
       MPI_Allreduce(MPI_IN_PLACE, &share, 1, MPI_DOUBLE, MPI_MAX, comm);
       MPI_Barrier(comm);
       t0 = Clock::now();
-      for (int it = 0; it < iterations; ++it) manual.exchange(u);
+      for (int it = 0; it < iterations; ++it)
+        manual.exchange(u);
       t_manual.push_back(slowest(seconds_since(t0), comm) / iterations);
       t_hcart.push_back(th);
       pack_share.push_back(share);
     }
     std::vector<double> ratio(t_hcart.size());
-    for (std::size_t r = 0; r < ratio.size(); ++r) ratio[r] = t_hcart[r] / t_manual[r];
+    for (std::size_t r = 0; r < ratio.size(); ++r)
+      ratio[r] = t_hcart[r] / t_manual[r];
     if (root) {
       const auto a = stats(t_hcart), b = stats(t_manual), c = stats(ratio), p = stats(pack_share);
-      std::printf("hcart exchange (faces)           min %8.3f ms  median %8.3f ms\n", a.min * 1e3, a.median * 1e3);
-      std::printf("hand-written MPI_Sendrecv        min %8.3f ms  median %8.3f ms\n", b.min * 1e3, b.median * 1e3);
+      std::printf("hcart exchange (faces)           min %8.3f ms  median %8.3f ms\n", a.min * 1e3,
+                  a.median * 1e3);
+      std::printf("hand-written MPI_Sendrecv        min %8.3f ms  median %8.3f ms\n", b.min * 1e3,
+                  b.median * 1e3);
       std::printf("ratio hcart / hand-written       min %8.3f     median %8.3f\n", c.min, c.median);
-      std::printf("pack + unpack share of hcart     min %8.1f %%   median %8.1f %%\n", p.min * 100, p.median * 100);
+      std::printf("pack + unpack share of hcart     min %8.1f %%   median %8.1f %%\n", p.min * 100,
+                  p.median * 100);
     }
 
     // 3. Stencil sweep against the copy bandwidth.
@@ -175,8 +184,9 @@ int main(int argc, char* argv[]) {
       MPI_Barrier(comm);
       auto t0 = Clock::now();
       for (int it = 0; it < 5; ++it) {
-        Kokkos::parallel_for("copy", grid.with_halo_policy(),
-                             KOKKOS_LAMBDA(int i, int j, int k) { v(i, j, k) = u(i, j, k); });
+        Kokkos::parallel_for(
+            "copy", grid.with_halo_policy(),
+            KOKKOS_LAMBDA(int i, int j, int k) { v(i, j, k) = u(i, j, k); });
         Kokkos::fence();
       }
       const double tc = seconds_since(t0) / 5;
@@ -202,11 +212,15 @@ int main(int argc, char* argv[]) {
     }
     if (root) {
       const auto c = stats(t_copy), s = stats(t_sweep), e = stats(efficiency);
-      std::printf("copy, %dx%dx%d cells              min %8.3f ms  median %8.3f ms  (%.2f GB/s at the min)\n",
-                  extent[0], extent[1], extent[2], c.min * 1e3, c.median * 1e3, copied * 16 / c.min / 1e9);
-      std::printf("7-point stencil sweep            min %8.3f ms  median %8.3f ms\n", s.min * 1e3, s.median * 1e3);
-      std::printf("sweep / copy roofline (16 B/upd) min %8.1f %%   median %8.1f %%  (slowest rank)\n",
-                  e.min * 100, e.median * 100);
+      std::printf("copy, %dx%dx%d cells              min %8.3f ms  median %8.3f ms  (%.2f GB/s at "
+                  "the min)\n",
+                  extent[0], extent[1], extent[2], c.min * 1e3, c.median * 1e3,
+                  copied * 16 / c.min / 1e9);
+      std::printf("7-point stencil sweep            min %8.3f ms  median %8.3f ms\n", s.min * 1e3,
+                  s.median * 1e3);
+      std::printf(
+          "sweep / copy roofline (16 B/upd) min %8.1f %%   median %8.1f %%  (slowest rank)\n",
+          e.min * 100, e.median * 100);
     }
     return 0;
   });

@@ -63,25 +63,11 @@ public:
   std::string label() const override { return m_field.label(); }
 
   void pack(const Box& box, unsigned char* out) const override {
-    T* buffer = reinterpret_cast<T*>(out);
-    const Field<T> f = m_field;
-    const int i0 = box.lo[0], j0 = box.lo[1], k0 = box.lo[2];
-    const int nj = box.hi[1] - j0, nk = box.hi[2] - k0;
-    Kokkos::parallel_for(
-        "hcart_pack", Grid::box_policy(box.lo, box.hi), KOKKOS_LAMBDA(int i, int j, int k) {
-          buffer[(static_cast<std::size_t>(i - i0) * nj + (j - j0)) * nk + (k - k0)] = f(i, j, k);
-        });
+    rows(box, reinterpret_cast<T*>(out), true);
   }
 
   void unpack(const Box& box, const unsigned char* in) const override {
-    const T* buffer = reinterpret_cast<const T*>(in);
-    const Field<T> f = m_field;
-    const int i0 = box.lo[0], j0 = box.lo[1], k0 = box.lo[2];
-    const int nj = box.hi[1] - j0, nk = box.hi[2] - k0;
-    Kokkos::parallel_for(
-        "hcart_unpack", Grid::box_policy(box.lo, box.hi), KOKKOS_LAMBDA(int i, int j, int k) {
-          f(i, j, k) = buffer[(static_cast<std::size_t>(i - i0) * nj + (j - j0)) * nk + (k - k0)];
-        });
+    rows(box, const_cast<T*>(reinterpret_cast<const T*>(in)), false);
   }
 
   void copy(const Box& from, const Box& to) const override {
@@ -93,6 +79,44 @@ public:
   }
 
 private:
+  // Copies between the box and a buffer holding it k fastest. On host memory: one loop
+  // along k per row (i, j) on raw pointers, which Kokkos 3.4 runs markedly faster than a
+  // 3D policy indexing the view; on a device: the grid's 3D policy.
+  void rows(const Box& box, T* buffer, bool to_buffer) const {
+    const Field<T> f = m_field;
+    const int i0 = box.lo[0], j0 = box.lo[1], k0 = box.lo[2];
+    const int nj = box.hi[1] - j0, nk = box.hi[2] - k0;
+    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible) {
+      T* data = f.data();
+      const std::size_t si = f.stride(0), sj = f.stride(1);
+      const Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>> policy(0, (box.hi[0] - i0) *
+                                                                                      nj);
+      Kokkos::parallel_for(
+          to_buffer ? "hcart_pack" : "hcart_unpack", policy, KOKKOS_LAMBDA(int r) {
+            const int i = i0 + r / nj, j = j0 + r % nj;
+            T* cells = data + i * si + j * sj + k0;
+            T* packed = buffer + static_cast<std::size_t>(r) * nk;
+            if (to_buffer) {
+              for (int k = 0; k < nk; ++k)
+                packed[k] = cells[k];
+            } else {
+              for (int k = 0; k < nk; ++k)
+                cells[k] = packed[k];
+            }
+          });
+    } else {
+      Kokkos::parallel_for(
+          to_buffer ? "hcart_pack" : "hcart_unpack", Grid::box_policy(box.lo, box.hi),
+          KOKKOS_LAMBDA(int i, int j, int k) {
+            T& packed = buffer[(static_cast<std::size_t>(i - i0) * nj + (j - j0)) * nk + (k - k0)];
+            if (to_buffer)
+              packed = f(i, j, k);
+            else
+              f(i, j, k) = packed;
+          });
+    }
+  }
+
   Field<T> m_field;
 };
 

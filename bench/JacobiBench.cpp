@@ -1,0 +1,238 @@
+// Jacobi3D benchmarks (issue targets in docs/benchmarks.md):
+//   hcart-mpiexec -n 1 build/bin/hcart-bench-jacobi --roofline   [--size 256]
+//     hcart's Jacobi sweep on one rank against the copy bandwidth measured in the same run.
+//   hcart-mpiexec -n 2 build/bin/hcart-bench-jacobi --reference  [--size 256]
+//     hcart's solver against a Jacobi written the textbook way, side by side.
+// Bytes per update: the sweep reads u and writes v (16 B once the neighbours are cached;
+// 24 B with the write-allocate read of v). The copy v = u moves the same 16 / 24 B per
+// cell, so the roofline time of a sweep is updates / copied cells * copy time.
+#include "JacobiSolver.hpp"
+
+#include <hcart/hcart.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+struct Stats {
+  double min, median;
+};
+Stats stats(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return {v.front(), v[v.size() / 2]};
+}
+
+// Jacobi as found in textbooks: plain arrays with one ghost layer, for every direction a
+// copy of the face into a buffer, MPI_Irecv and a blocking MPI_Send to each side, MPI_Wait,
+// a copy back; then the sweep in plain loops; swap.
+class TextbookJacobi {
+public:
+  TextbookJacobi(MPI_Comm world, long n) : m_n{n, n, n} {
+    int size = 0;
+    MPI_Comm_size(world, &size);
+    int dims[3] = {0, 0, 0}, periods[3] = {0, 0, 0};
+    MPI_Dims_create(size, 3, dims);
+    MPI_Cart_create(world, 3, dims, periods, 1, &m_cart);
+    int rank = 0, coords[3];
+    MPI_Comm_rank(m_cart, &rank);
+    MPI_Cart_coords(m_cart, rank, 3, coords);
+    for (int d = 0; d < 3; ++d) {
+      m_local[d] = n / dims[d] + (coords[d] < n % dims[d] ? 1 : 0);
+      m_ext[d] = m_local[d] + 2;
+      MPI_Cart_shift(m_cart, d, 1, &m_lo[d], &m_hi[d]);
+    }
+    m_u.assign(static_cast<std::size_t>(m_ext[0] * m_ext[1] * m_ext[2]), 0.0);
+    m_v = m_u;
+    const long most =
+        std::max({m_local[1] * m_local[2], m_local[0] * m_local[2], m_local[0] * m_local[1]});
+    m_send.resize(most);
+    m_recv.resize(most);
+    m_stencil = hcart::jacobi::make_stencil(double(n), double(n), double(n));
+  }
+  ~TextbookJacobi() { MPI_Comm_free(&m_cart); }
+  void iterate(int count) {
+    for (int it = 0; it < count; ++it) {
+      exchange();
+      sweep();
+      std::swap(m_u, m_v);
+    }
+  }
+
+private:
+  long at(long i, long j, long k) const { return (i * m_ext[1] + j) * m_ext[2] + k; }
+  void face(int d, long layer, bool pack) {
+    long c = 0;
+    const long a = d == 0 ? 1 : 0, b = d == 2 ? 1 : 2;
+    (void)a;
+    for (long x = 1; x <= m_local[d == 0 ? 1 : 0]; ++x)
+      for (long y = 1; y <= m_local[b]; ++y) {
+        long i = 0, j = 0, k = 0;
+        if (d == 0) {
+          i = layer;
+          j = x;
+          k = y;
+        }
+        if (d == 1) {
+          i = x;
+          j = layer;
+          k = y;
+        }
+        if (d == 2) {
+          i = x;
+          j = y;
+          k = layer;
+        }
+        if (pack)
+          m_send[c++] = m_u[at(i, j, k)];
+        else
+          m_u[at(i, j, k)] = m_recv[c++];
+      }
+  }
+  void exchange() {
+    for (int d = 0; d < 3; ++d) {
+      const int count = static_cast<int>(m_local[d == 0 ? 1 : 0] * m_local[d == 2 ? 1 : 2]);
+      for (int side = 0; side < 2; ++side) {
+        const int to = side == 0 ? m_hi[d] : m_lo[d], from = side == 0 ? m_lo[d] : m_hi[d];
+        MPI_Request request = MPI_REQUEST_NULL;
+        MPI_Irecv(m_recv.data(), count, MPI_DOUBLE, from, d, m_cart, &request);
+        if (to != MPI_PROC_NULL) {
+          face(d, side == 0 ? m_local[d] : 1, true);
+          MPI_Send(m_send.data(), count, MPI_DOUBLE, to, d, m_cart);
+        }
+        MPI_Wait(&request, MPI_STATUS_IGNORE);
+        if (from != MPI_PROC_NULL) face(d, side == 0 ? 0 : m_local[d] + 1, false);
+      }
+    }
+  }
+  void sweep() {
+    const double* u = m_u.data();
+    double* v = m_v.data();
+    const long sj = m_ext[2], si = m_ext[1] * m_ext[2];
+    for (long i = 1; i <= m_local[0]; ++i)
+      for (long j = 1; j <= m_local[1]; ++j)
+        for (long k = 1; k <= m_local[2]; ++k) {
+          const long c = at(i, j, k);
+          v[c] = hcart::jacobi::update(u[c - si], u[c + si], u[c - sj], u[c + sj], u[c - 1],
+                                       u[c + 1], 0.0, m_stencil);
+        }
+  }
+
+  long m_n[3], m_local[3], m_ext[3];
+  int m_lo[3], m_hi[3];
+  MPI_Comm m_cart = MPI_COMM_NULL;
+  std::vector<double> m_u, m_v, m_send, m_recv;
+  hcart::jacobi::Stencil m_stencil;
+};
+
+} // namespace
+
+int main(int argc, char* argv[]) {
+  return hcart::run_main(argc, argv, "hcart-bench-jacobi", [&](hcart::Environment& env) {
+    CLI::App app{"Jacobi3D benchmarks"};
+    long size = 256;
+    int repeats = 5, iterations = 20;
+    bool roofline = false, reference = false;
+    app.add_option("--size", size, "unknowns per direction")->capture_default_str();
+    app.add_option("--repeats", repeats)->capture_default_str();
+    app.add_option("--iterations", iterations)->capture_default_str();
+    app.add_flag("--roofline", roofline, "sweep against the copy roofline");
+    app.add_flag("--reference", reference, "hcart against the textbook Jacobi");
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+      return app.exit(e);
+    }
+    hcart::GridSpec spec;
+    spec.global_size = {size, size, size};
+    const hcart::Decomposition decomp(MPI_COMM_WORLD, spec);
+    const hcart::Grid grid(decomp);
+    hcart::jacobi::Settings settings;
+    settings.check_every = 1000000; // no residual inside the timed iterations
+    hcart::Timers timers;
+    hcart::jacobi::Solver solver(grid, settings, timers);
+    const bool root = env.rank() == 0;
+    const double cells = solver.global_cells();
+    if (root) {
+      std::printf("%d ranks, %ld^3 unknowns, dims %dx%dx%d, %d repeats of %d iterations\n",
+                  env.size(), size, decomp.dims()[0], decomp.dims()[1], decomp.dims()[2], repeats,
+                  iterations);
+    }
+    if (roofline) {
+      auto u = grid.make_field<double>("copy_u"), v = grid.make_field<double>("copy_v");
+      Kokkos::deep_copy(u, 1.0);
+      const auto e = grid.extent();
+      const double copied = double(e[0]) * e[1] * e[2];
+      solver.iterate(2);
+      std::vector<double> t_copy, t_memcpy, t_sweep, share;
+      for (int r = 0; r < repeats; ++r) {
+        auto t0 = Clock::now();
+        for (int it = 0; it < iterations; ++it) {
+          Kokkos::parallel_for(
+              "copy", grid.with_halo_policy(),
+              KOKKOS_LAMBDA(int i, int j, int k) { v(i, j, k) = u(i, j, k); });
+          Kokkos::fence();
+        }
+        t_copy.push_back(since(t0) / iterations);
+        t0 = Clock::now();
+        for (int it = 0; it < iterations; ++it)
+          std::copy(u.data(), u.data() + u.size(), v.data());
+        t_memcpy.push_back(since(t0) / iterations);
+        t0 = Clock::now();
+        solver.iterate(iterations);
+        t_sweep.push_back(since(t0) / iterations);
+        const double best_copy = std::min(t_copy.back(), t_memcpy.back());
+        share.push_back(cells / copied * best_copy / t_sweep.back());
+      }
+      if (root) {
+        const auto c = stats(t_copy), m = stats(t_memcpy), s = stats(t_sweep), f = stats(share);
+        std::printf(
+            "copy kernel (grid policy)   min %8.3f ms  median %8.3f ms  %.1f GB/s at 16 B/cell\n",
+            c.min * 1e3, c.median * 1e3, copied * 16 / c.min / 1e9);
+        std::printf(
+            "std::copy                   min %8.3f ms  median %8.3f ms  %.1f GB/s at 16 B/cell\n",
+            m.min * 1e3, m.median * 1e3, copied * 16 / m.min / 1e9);
+        std::printf(
+            "hcart Jacobi iteration      min %8.3f ms  median %8.3f ms  %.1f MLUP/s at the min\n",
+            s.min * 1e3, s.median * 1e3, cells / s.min / 1e6);
+        std::printf("share of the copy roofline  min %8.1f %%   median %8.1f %%\n", f.min * 100,
+                    f.median * 100);
+      }
+    }
+    if (reference) {
+      TextbookJacobi textbook(MPI_COMM_WORLD, size);
+      textbook.iterate(2);
+      solver.iterate(2);
+      std::vector<double> t_hcart, t_book, ratio;
+      for (int r = 0; r < repeats; ++r) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        auto t0 = Clock::now();
+        solver.iterate(iterations);
+        MPI_Barrier(MPI_COMM_WORLD);
+        t_hcart.push_back(since(t0) / iterations);
+        t0 = Clock::now();
+        textbook.iterate(iterations);
+        MPI_Barrier(MPI_COMM_WORLD);
+        t_book.push_back(since(t0) / iterations);
+        ratio.push_back(t_hcart.back() / t_book.back());
+      }
+      if (root) {
+        const auto a = stats(t_hcart), b = stats(t_book), q = stats(ratio);
+        std::printf("hcart Jacobi iteration      min %8.3f ms  median %8.3f ms\n", a.min * 1e3,
+                    a.median * 1e3);
+        std::printf("textbook Jacobi iteration   min %8.3f ms  median %8.3f ms\n", b.min * 1e3,
+                    b.median * 1e3);
+        std::printf("ratio hcart / textbook      min %8.3f     median %8.3f\n", q.min, q.median);
+      }
+    }
+    return 0;
+  });
+}
