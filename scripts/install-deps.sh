@@ -12,6 +12,7 @@ packages=(
   libhdf5-openmpi-dev hdf5-tools      # parallel HDF5 and h5ls
   libgtest-dev googletest             # tests
   libtoml11-dev libcli11-dev nlohmann-json3-dev
+  python3-h5py python3-matplotlib     # docs/plot_slice.py (run with /usr/bin/python3)
 )
 
 missing=()

@@ -25,7 +25,12 @@ struct Settings {
 
 struct Output {
   std::string directory = "output";
-  std::string timers_json; ///< file name inside directory; empty: none
+  std::string timers_json;   ///< file name inside directory; empty: none
+  long every = 0;            ///< field output every this many iterations (0: none)
+  long checkpoint_every = 0; ///< checkpoints every this many iterations (0: none)
+  long checkpoint_keep = 2;  ///< the newest checkpoints of this run kept (0: all)
+  std::string restart;       ///< checkpoint to continue from (empty: start afresh)
+  std::string deck;          ///< the resolved deck, stored in every file
 };
 
 struct Config {

@@ -2,9 +2,14 @@
 
 #include "jacobi_kernels.hpp"
 
+#include <hcart/core/Collective.hpp>
 #include <hcart/core/MpiCheck.hpp>
+#include <hcart/io/FieldFile.hpp>
+#include <hcart/io/Xdmf.hpp>
 
 #include <chrono>
+#include <cstdio>
+#include <filesystem>
 
 namespace hcart::jacobi {
 
@@ -15,9 +20,10 @@ double since(Clock::time_point t0) {
 }
 } // namespace
 
-Solver::Solver(const Grid& grid, const Settings& settings, Timers& timers)
-    : m_grid(grid), m_settings(settings), m_timers(timers), m_u(grid.make_field<double>("u")),
-      m_v(grid.make_field<double>("v")), m_halo(grid, HaloMode::Faces) {
+Solver::Solver(const Grid& grid, const Settings& settings, Timers& timers, const Output& output)
+    : m_grid(grid), m_settings(settings), m_output(output), m_timers(timers),
+      m_u(grid.make_field<double>("u")), m_v(grid.make_field<double>("v")),
+      m_halo(grid, HaloMode::Faces) {
   const auto n = grid.global_size();
   m_stencil =
       make_stencil(static_cast<double>(n[0]), static_cast<double>(n[1]), static_cast<double>(n[2]));
@@ -57,6 +63,84 @@ Solver::Solver(const Grid& grid, const Settings& settings, Timers& timers)
         });
   }
   Kokkos::fence();
+  if (!output.restart.empty()) {
+    auto scope = m_timers.region("io");
+    const FileContents file = inspect_fields(decomp.comm(), output.restart);
+    agree_on_errors(decomp.comm(), [&] {
+      HCART_REQUIRE(file.metadata.application == "jacobi3d" && file.metadata.kind == "checkpoint",
+                    "[output] restart = \"" << output.restart << "\": a " << file.metadata.kind
+                                            << " of '" << file.metadata.application
+                                            << "', expected a jacobi3d checkpoint");
+    });
+    read_field(output.restart, grid, "u", m_u);
+    m_iteration = static_cast<long>(file.metadata.step);
+  }
+}
+
+namespace {
+std::string numbered(const std::string& directory, const char* stem, long step) {
+  char name[64];
+  std::snprintf(name, sizeof name, "%s_%08ld.h5", stem, step);
+  return (std::filesystem::path(directory) / name).string();
+}
+} // namespace
+
+void Solver::write_output() {
+  auto scope = m_timers.region("io");
+  const std::string path = numbered(m_output.directory, "jacobi3d", m_iteration);
+  FileMetadata meta;
+  meta.application = "jacobi3d";
+  meta.kind = "output";
+  meta.time = static_cast<double>(m_iteration);
+  meta.step = m_iteration;
+  meta.deck = m_output.deck;
+  write_fields(path, m_grid, {{"u", m_u}}, meta);
+  const std::string name = std::filesystem::path(path).filename().string();
+  m_outputs.emplace_back(name, meta.time);
+  // The unknowns are the nodes of a uniform grid: the first at h, spaced h.
+  XdmfGeometry geometry;
+  const auto g = m_grid.global_size();
+  for (int d = 0; d < 3; ++d) {
+    geometry.origin[d] = geometry.spacing[d] = 1.0 / static_cast<double>(g[d] + 1);
+  }
+  agree_on_errors(m_grid.decomposition().comm(), [&] {
+    if (m_grid.decomposition().rank() != 0) return;
+    write_xdmf(path.substr(0, path.size() - 3) + ".xmf", name, g, {"u"}, meta.time, geometry);
+    write_xdmf_series((std::filesystem::path(m_output.directory) / "jacobi3d.xmf").string(),
+                      m_outputs, g, {"u"}, geometry);
+  });
+}
+
+std::string Solver::write_checkpoint(double residual) {
+  auto scope = m_timers.region("io");
+  const std::string path = numbered(m_output.directory, "checkpoint", m_iteration);
+  FileMetadata meta;
+  meta.application = "jacobi3d";
+  meta.kind = "checkpoint";
+  meta.time = static_cast<double>(m_iteration);
+  meta.step = m_iteration;
+  meta.deck = m_output.deck;
+  meta.state["iteration"] = static_cast<double>(m_iteration);
+  meta.state["residual"] = residual;
+  write_fields(path, m_grid, {{"u", m_u}}, meta);
+  m_checkpoints.push_back(path);
+  // Older checkpoints go only now that a newer one is complete.
+  while (m_output.checkpoint_keep > 0 &&
+         static_cast<long>(m_checkpoints.size()) > m_output.checkpoint_keep) {
+    if (m_grid.decomposition().rank() == 0) {
+      std::error_code ignored;
+      std::filesystem::remove(m_checkpoints.front(), ignored);
+    }
+    m_checkpoints.erase(m_checkpoints.begin());
+  }
+  return path;
+}
+
+void Solver::after_step(double residual) {
+  if (m_output.every > 0 && m_iteration % m_output.every == 0) write_output();
+  if (m_output.checkpoint_every > 0 && m_iteration % m_output.checkpoint_every == 0) {
+    write_checkpoint(residual);
+  }
 }
 
 double Solver::global_cells() const {
@@ -214,28 +298,31 @@ Result Solver::run(const std::function<void(const Progress&)>& progress) {
   Result r;
   const auto t0 = Clock::now();
   auto last_report = t0;
-  for (long it = 0; it < m_settings.max_iterations; ++it) {
-    const bool check =
-        (it + 1) % m_settings.check_every == 0 || it + 1 == m_settings.max_iterations;
+  const long first = m_iteration;
+  double last_residual = -1.0;
+  while (m_iteration < m_settings.max_iterations) {
+    const bool check = (m_iteration + 1) % m_settings.check_every == 0 ||
+                       m_iteration + 1 == m_settings.max_iterations;
     const double residual = step(check);
-    r.iterations = it + 1;
+    r.iterations = m_iteration - first;
     if (check) {
-      r.residual = residual;
-      if (residual < m_settings.tolerance) {
-        r.converged = true;
-        break;
-      }
-      // Progress lines only where all ranks agree on the time (after a reduction).
-      if (progress && m_settings.progress_seconds > 0) {
-        double elapsed = std::chrono::duration<double>(Clock::now() - last_report).count();
-        HCART_MPI_CHECK(MPI_Bcast(&elapsed, 1, MPI_DOUBLE, 0, m_grid.decomposition().comm()));
-        if (elapsed >= m_settings.progress_seconds) {
-          progress({r.iterations, residual, since(t0)});
-          last_report = Clock::now();
-        }
+      r.residual = last_residual = residual;
+      r.converged = residual < m_settings.tolerance;
+    }
+    after_step(last_residual);
+    if (r.converged) break;
+    // Progress lines only where all ranks agree on the time (after a reduction).
+    if (check && progress && m_settings.progress_seconds > 0) {
+      double elapsed = std::chrono::duration<double>(Clock::now() - last_report).count();
+      HCART_MPI_CHECK(MPI_Bcast(&elapsed, 1, MPI_DOUBLE, 0, m_grid.decomposition().comm()));
+      if (elapsed >= m_settings.progress_seconds) {
+        progress({m_iteration, m_iteration - first, residual, since(t0)});
+        last_report = Clock::now();
       }
     }
   }
+  // The final state, unless it was just written.
+  if (m_output.every > 0 && m_iteration % m_output.every != 0) write_output();
   r.seconds = since(t0);
   return r;
 }

@@ -17,7 +17,8 @@
 namespace hcart::jacobi {
 
 struct Progress {
-  long iteration = 0;
+  long iteration = 0;  ///< iterations done in total
+  long done = 0;       ///< iterations done in this run
   double residual = 0; ///< the last one computed (or -1 before the first check)
   double seconds = 0;  ///< since the start of run()
 };
@@ -31,8 +32,11 @@ struct Result {
 
 class Solver {
 public:
-  /// \brief Sets up fields, boundary values and (Poisson) the right-hand side.
-  Solver(const Grid& grid, const Settings& settings, Timers& timers);
+  /// \brief Sets up fields, boundary values and (Poisson) the right-hand side; continues
+  /// from `output.restart` when it names a checkpoint.
+  /// \throws hcart::InputError (collective) for a checkpoint that is not Jacobi3D's or
+  /// does not fit the mesh.
+  Solver(const Grid& grid, const Settings& settings, Timers& timers, const Output& output = {});
 
   /// \brief Iterates until the residual is below the tolerance or max_iterations;
   /// `progress` (may be empty) is called on every rank about every progress_seconds.
@@ -46,6 +50,12 @@ public:
   const Grid& grid() const noexcept { return m_grid; }
   /// \brief Global unknowns, for MLUP/s.
   double global_cells() const;
+  /// \brief Iterations done so far (including those before a restart).
+  long iteration() const noexcept { return m_iteration; }
+  /// \brief Writes the current field (HDF5 + XDMF, and the series file) now.
+  void write_output();
+  /// \brief Writes a checkpoint now; returns its path.
+  std::string write_checkpoint(double residual);
 
 private:
   // One iteration; returns the global residual when `check`, else -1.
@@ -54,9 +64,13 @@ private:
   void exchange_timed(bool split_start);
   void finish_timed();
   void account_halo_times();
+  void after_step(double residual);
 
   const Grid& m_grid;
   Settings m_settings;
+  Output m_output;
+  std::vector<std::pair<std::string, double>> m_outputs; // files of the series
+  std::vector<std::string> m_checkpoints;                // written by this run, oldest first
   Timers& m_timers;
   Stencil m_stencil;
   Field<double> m_u, m_v, m_rhs;

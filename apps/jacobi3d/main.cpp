@@ -29,14 +29,14 @@ jacobi::RunReport run_once(const jacobi::Config& config, bool verbose, int rank)
   auto total = std::make_unique<Timers::Region>(timers, "total");
   const Decomposition decomp(MPI_COMM_WORLD, config.spec, config.decomposition);
   const Grid grid(decomp);
-  jacobi::Solver solver(grid, config.settings, timers);
+  jacobi::Solver solver(grid, config.settings, timers, config.output);
   const double cells = solver.global_cells();
   const long max_iterations = config.settings.max_iterations;
   auto progress = [&](const jacobi::Progress& p) {
     if (rank != 0 || !verbose) return;
-    const double mlups = cells * static_cast<double>(p.iteration) / p.seconds / 1e6;
-    const double left = p.seconds / static_cast<double>(p.iteration) *
-                        static_cast<double>(max_iterations - p.iteration);
+    const double mlups = cells * static_cast<double>(p.done) / p.seconds / 1e6;
+    const double left =
+        p.seconds / static_cast<double>(p.done) * static_cast<double>(max_iterations - p.iteration);
     std::printf("  iteration %ld/%ld  residual %.3e  %.1f MLUP/s  %.1f s left at most\n",
                 p.iteration, max_iterations, p.residual, mlups, left);
     std::fflush(stdout);

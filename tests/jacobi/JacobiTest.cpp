@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 
 using namespace hcart;
 
@@ -34,7 +35,8 @@ std::vector<double> gather_global(const Grid& grid, const Field<double>& u) {
   for (int i = 0; i < n[0]; ++i)
     for (int j = 0; j < n[1]; ++j)
       for (int k = 0; k < n[2]; ++k) {
-        const double index = static_cast<double>(((off[0] + i) * g[1] + off[1] + j) * g[2] + off[2] + k);
+        const double index =
+            static_cast<double>(((off[0] + i) * g[1] + off[1] + j) * g[2] + off[2] + k);
         mine.push_back(index);
         mine.push_back(host(i + h[0], j + h[1], k + h[2]));
       }
@@ -43,20 +45,25 @@ std::vector<double> gather_global(const Grid& grid, const Field<double>& u) {
   MPI_Comm_size(comm, &size);
   std::vector<int> counts(size), displs(size, 0);
   MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
-  for (int r = 1; r < size; ++r) displs[r] = displs[r - 1] + counts[r - 1];
-  std::vector<double> all(grid.decomposition().rank() == 0 ? displs[size - 1] + counts[size - 1] : 0);
-  MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, 0, comm);
+  for (int r = 1; r < size; ++r)
+    displs[r] = displs[r - 1] + counts[r - 1];
+  std::vector<double> all(grid.decomposition().rank() == 0 ? displs[size - 1] + counts[size - 1]
+                                                           : 0);
+  MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE,
+              0, comm);
   std::vector<double> field;
   if (grid.decomposition().rank() == 0) {
     field.assign(static_cast<std::size_t>(g[0] * g[1] * g[2]), std::nan(""));
-    for (std::size_t p = 0; p < all.size(); p += 2) field[static_cast<std::size_t>(all[p])] = all[p + 1];
+    for (std::size_t p = 0; p < all.size(); p += 2)
+      field[static_cast<std::size_t>(all[p])] = all[p + 1];
   }
   return field;
 }
 
 // The same iteration with plain loops on one array with a ghost layer.
-std::vector<double> serial_reference(const std::array<std::int64_t, 3>& g, const std::array<bool, 3>& periodic,
-                                     const jacobi::Settings& s, long iterations) {
+std::vector<double> serial_reference(const std::array<std::int64_t, 3>& g,
+                                     const std::array<bool, 3>& periodic, const jacobi::Settings& s,
+                                     long iterations) {
   const long X = g[0] + 2, Y = g[1] + 2, Z = g[2] + 2;
   auto at = [&](long i, long j, long k) { return (i * Y + j) * Z + k; };
   std::vector<double> u(X * Y * Z, 0.0), v, f(X * Y * Z, 0.0);
@@ -65,8 +72,9 @@ std::vector<double> serial_reference(const std::array<std::int64_t, 3>& g, const
     for (long j = 1; j <= g[1]; ++j)
       for (long k = 1; k <= g[2]; ++k) {
         if (s.problem == jacobi::Problem::Poisson) {
-          f[at(i, j, k)] = jacobi::poisson_rhs(jacobi::coordinate(i - 1, g[0]), jacobi::coordinate(j - 1, g[1]),
-                                               jacobi::coordinate(k - 1, g[2]));
+          f[at(i, j, k)] =
+              jacobi::poisson_rhs(jacobi::coordinate(i - 1, g[0]), jacobi::coordinate(j - 1, g[1]),
+                                  jacobi::coordinate(k - 1, g[2]));
         }
       }
   // Dirichlet faces.
@@ -74,34 +82,53 @@ std::vector<double> serial_reference(const std::array<std::int64_t, 3>& g, const
     for (long b = 0; b < std::max({X, Y, Z}); ++b) {
       const double* bv = s.boundary_values.data();
       const bool laplace = s.problem == jacobi::Problem::Laplace;
-      if (a < Y && b < Z) { u[at(0, a, b)] = laplace ? bv[0] : 0; u[at(X - 1, a, b)] = laplace ? bv[1] : 0; }
-      if (a < X && b < Z) { u[at(a, 0, b)] = laplace ? bv[2] : 0; u[at(a, Y - 1, b)] = laplace ? bv[3] : 0; }
-      if (a < X && b < Y) { u[at(a, b, 0)] = laplace ? bv[4] : 0; u[at(a, b, Z - 1)] = laplace ? bv[5] : 0; }
+      if (a < Y && b < Z) {
+        u[at(0, a, b)] = laplace ? bv[0] : 0;
+        u[at(X - 1, a, b)] = laplace ? bv[1] : 0;
+      }
+      if (a < X && b < Z) {
+        u[at(a, 0, b)] = laplace ? bv[2] : 0;
+        u[at(a, Y - 1, b)] = laplace ? bv[3] : 0;
+      }
+      if (a < X && b < Y) {
+        u[at(a, b, 0)] = laplace ? bv[4] : 0;
+        u[at(a, b, Z - 1)] = laplace ? bv[5] : 0;
+      }
     }
   v = u;
   for (long it = 0; it < iterations; ++it) {
     // Periodic ghosts from the opposite side.
     for (long j = 1; j <= g[1]; ++j)
       for (long k = 1; k <= g[2]; ++k)
-        if (periodic[0]) { u[at(0, j, k)] = u[at(g[0], j, k)]; u[at(X - 1, j, k)] = u[at(1, j, k)]; }
+        if (periodic[0]) {
+          u[at(0, j, k)] = u[at(g[0], j, k)];
+          u[at(X - 1, j, k)] = u[at(1, j, k)];
+        }
     for (long i = 1; i <= g[0]; ++i)
       for (long k = 1; k <= g[2]; ++k)
-        if (periodic[1]) { u[at(i, 0, k)] = u[at(i, g[1], k)]; u[at(i, Y - 1, k)] = u[at(i, 1, k)]; }
+        if (periodic[1]) {
+          u[at(i, 0, k)] = u[at(i, g[1], k)];
+          u[at(i, Y - 1, k)] = u[at(i, 1, k)];
+        }
     for (long i = 1; i <= g[0]; ++i)
       for (long j = 1; j <= g[1]; ++j)
-        if (periodic[2]) { u[at(i, j, 0)] = u[at(i, j, g[2])]; u[at(i, j, Z - 1)] = u[at(i, j, 1)]; }
+        if (periodic[2]) {
+          u[at(i, j, 0)] = u[at(i, j, g[2])];
+          u[at(i, j, Z - 1)] = u[at(i, j, 1)];
+        }
     for (long i = 1; i <= g[0]; ++i)
       for (long j = 1; j <= g[1]; ++j)
         for (long k = 1; k <= g[2]; ++k)
-          v[at(i, j, k)] = jacobi::update(u[at(i - 1, j, k)], u[at(i + 1, j, k)], u[at(i, j - 1, k)],
-                                          u[at(i, j + 1, k)], u[at(i, j, k - 1)], u[at(i, j, k + 1)],
-                                          f[at(i, j, k)], st);
+          v[at(i, j, k)] = jacobi::update(
+              u[at(i - 1, j, k)], u[at(i + 1, j, k)], u[at(i, j - 1, k)], u[at(i, j + 1, k)],
+              u[at(i, j, k - 1)], u[at(i, j, k + 1)], f[at(i, j, k)], st);
     std::swap(u, v);
   }
   std::vector<double> out;
   for (long i = 1; i <= g[0]; ++i)
     for (long j = 1; j <= g[1]; ++j)
-      for (long k = 1; k <= g[2]; ++k) out.push_back(u[at(i, j, k)]);
+      for (long k = 1; k <= g[2]; ++k)
+        out.push_back(u[at(i, j, k)]);
   return out;
 }
 
@@ -122,8 +149,9 @@ TEST(Jacobi, BitwiseIdenticalForEveryDecompositionAndEqualToASerialReference) {
     s.problem = c.problem;
     s.boundary_values = {1.0, 0.25, -0.5, 0.0, 2.0, 0.125};
     s.check_every = 5;
-    const std::vector<double> reference =
-        world_rank() == 0 ? serial_reference(c.size, c.periodic, s, iterations) : std::vector<double>{};
+    const std::vector<double> reference = world_rank() == 0
+                                              ? serial_reference(c.size, c.periodic, s, iterations)
+                                              : std::vector<double>{};
     for (Strategy strategy : {Strategy::Mpi, Strategy::Weighted, Strategy::Hierarchical}) {
       for (bool overlap : {false, true}) {
         GridSpec spec;
@@ -145,7 +173,8 @@ TEST(Jacobi, BitwiseIdenticalForEveryDecompositionAndEqualToASerialReference) {
             differ += std::memcmp(&field[p], &reference[p], sizeof(double)) != 0;
           }
           EXPECT_EQ(differ, 0) << to_string(strategy) << " overlap " << overlap << " dims "
-                               << decomp.dims()[0] << "x" << decomp.dims()[1] << "x" << decomp.dims()[2];
+                               << decomp.dims()[0] << "x" << decomp.dims()[1] << "x"
+                               << decomp.dims()[2];
         }
       }
     }
@@ -164,9 +193,10 @@ double poisson_error(const jacobi::Solver& solver, double scale) {
   Kokkos::parallel_reduce(
       grid.owned_policy(),
       KOKKOS_LAMBDA(int i, int j, int k, double& e) {
-        const double exact = scale * jacobi::poisson_continuum(jacobi::coordinate(off[0] + i - h[0], g[0]),
-                                                               jacobi::coordinate(off[1] + j - h[1], g[1]),
-                                                               jacobi::coordinate(off[2] + k - h[2], g[2]));
+        const double exact =
+            scale * jacobi::poisson_continuum(jacobi::coordinate(off[0] + i - h[0], g[0]),
+                                              jacobi::coordinate(off[1] + j - h[1], g[1]),
+                                              jacobi::coordinate(off[2] + k - h[2], g[2]));
         const double d = u(i, j, k) - exact;
         e = std::max(e, d < 0 ? -d : d);
       },
@@ -174,9 +204,10 @@ double poisson_error(const jacobi::Solver& solver, double scale) {
   Kokkos::parallel_reduce(
       grid.owned_policy(),
       KOKKOS_LAMBDA(int i, int j, int k, double& t) {
-        const double exact = scale * jacobi::poisson_continuum(jacobi::coordinate(off[0] + i - h[0], g[0]),
-                                                               jacobi::coordinate(off[1] + j - h[1], g[1]),
-                                                               jacobi::coordinate(off[2] + k - h[2], g[2]));
+        const double exact =
+            scale * jacobi::poisson_continuum(jacobi::coordinate(off[0] + i - h[0], g[0]),
+                                              jacobi::coordinate(off[1] + j - h[1], g[1]),
+                                              jacobi::coordinate(off[2] + k - h[2], g[2]));
         t = std::max(t, exact < 0 ? -exact : exact);
       },
       Kokkos::Max<double>(top));
@@ -198,7 +229,8 @@ double solve_poisson(std::int64_t n, bool against_discrete) {
   Timers timers;
   jacobi::Solver solver(grid, s, timers);
   const jacobi::Result r = solver.run();
-  EXPECT_TRUE(r.converged) << "n = " << n << ": residual " << r.residual << " after " << r.iterations;
+  EXPECT_TRUE(r.converged) << "n = " << n << ": residual " << r.residual << " after "
+                           << r.iterations;
   const double d = static_cast<double>(n);
   return poisson_error(solver, against_discrete ? jacobi::poisson_discrete_scale(d, d, d) : 1.0);
 }
@@ -215,4 +247,70 @@ TEST(Jacobi, PoissonIsSecondOrderAccurate) {
   const double ratio = coarse / fine;
   const double predicted = (33.0 / 17.0) * (33.0 / 17.0);
   EXPECT_NEAR(ratio, predicted, 0.05 * predicted) << "errors " << coarse << " and " << fine;
+}
+
+namespace {
+MPI_Comm first_ranks(int n) {
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, world_rank() < n ? 0 : MPI_UNDEFINED, world_rank(), &comm);
+  return comm;
+}
+} // namespace
+
+// 2k iterations in one run equal k iterations, a checkpoint, a restart on another rank
+// count with another strategy, and k more: bitwise.
+TEST(Jacobi, CheckpointRestartOnAnotherRankCountIsBitwiseExact) {
+  int P = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &P);
+  const long k = 23;
+  GridSpec spec;
+  spec.global_size = {18, 21, 16};
+  spec.periodic = {false, true, false};
+  jacobi::Settings s;
+  s.boundary_values = {1.0, 0.5, 0.0, 0.0, -1.0, 0.25};
+  std::vector<double> straight;
+  {
+    const Decomposition decomp(MPI_COMM_WORLD, spec);
+    const Grid grid(decomp);
+    Timers timers;
+    jacobi::Solver solver(grid, s, timers);
+    solver.iterate(2 * k);
+    straight = gather_global(grid, solver.solution());
+  }
+  jacobi::Output out;
+  out.directory =
+      (std::filesystem::temp_directory_path() / ("hcart-restart-" + std::to_string(P))).string();
+  std::string checkpoint;
+  // The readers are a subset of the writers, so they know the checkpoint's path.
+  const int writers = P, readers = P > 1 ? P - 1 : 1;
+  if (MPI_Comm comm = first_ranks(writers); comm != MPI_COMM_NULL) {
+    DecompositionOptions options;
+    options.strategy = Strategy::Weighted;
+    const Decomposition decomp(comm, spec, options);
+    const Grid grid(decomp);
+    Timers timers;
+    jacobi::Solver solver(grid, s, timers, out);
+    solver.iterate(k);
+    checkpoint = solver.write_checkpoint(0.0);
+    MPI_Comm_free(&comm);
+  }
+  if (MPI_Comm comm = first_ranks(readers); comm != MPI_COMM_NULL) {
+    DecompositionOptions options;
+    options.strategy = Strategy::Mpi;
+    const Decomposition decomp(comm, spec, options);
+    const Grid grid(decomp);
+    Timers timers;
+    jacobi::Output restart = out;
+    restart.restart = checkpoint;
+    jacobi::Solver solver(grid, s, timers, restart);
+    EXPECT_EQ(solver.iteration(), k);
+    solver.iterate(k);
+    const std::vector<double> resumed = gather_global(grid, solver.solution());
+    if (world_rank() == 0) {
+      ASSERT_EQ(resumed.size(), straight.size());
+      EXPECT_EQ(std::memcmp(resumed.data(), straight.data(), straight.size() * sizeof(double)), 0)
+          << "written by " << writers << " ranks, resumed by " << readers;
+    }
+    MPI_Comm_free(&comm);
+  }
 }

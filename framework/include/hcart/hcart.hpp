@@ -14,6 +14,9 @@
 #include <hcart/grid/GridSpec.hpp>
 #include <hcart/grid/MpiDims.hpp>
 #include <hcart/halo/HaloExchanger.hpp>
+#include <hcart/io/Deck.hpp>
+#include <hcart/io/FieldFile.hpp>
+#include <hcart/io/Xdmf.hpp>
 #include <hcart/mapping/Factorize.hpp>
 #include <hcart/mapping/Machine.hpp>
 #include <hcart/mapping/Mesh.hpp>

@@ -66,7 +66,6 @@ std::string toml_quoted(const std::string& s) {
   return out + "\"";
 }
 
-
 // A bound for messages: 1, 0.5, 1e-08.
 std::string format_bound(double v) {
   char text[40];
@@ -82,7 +81,8 @@ std::string shown(const toml::value& v) {
   if (v.is_string()) return toml_quoted(v.as_string().str);
   if (v.is_array()) {
     std::string s = "[";
-    for (const auto& item : v.as_array()) s += (s.size() > 1 ? ", " : "") + shown(item);
+    for (const auto& item : v.as_array())
+      s += (s.size() > 1 ? ", " : "") + shown(item);
     return s + "]";
   }
   std::ostringstream out;

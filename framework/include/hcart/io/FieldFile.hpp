@@ -1,0 +1,72 @@
+// Fields in parallel HDF5 files, in global index order, readable by any decomposition
+// (DESIGN.md §8; the file layout is documented in docs/output.md).
+//
+//   hcart::FileMetadata meta;
+//   meta.time = t; meta.step = step; meta.deck = deck.resolved();
+//   hcart::write_fields("out/jacobi3d_000100.h5", grid, {{"u", u}}, meta);   // collective
+//   hcart::read_field("out/checkpoint_000100.h5", other_grid, "u", u2);      // any ranks
+//
+// Writing is collective: one dataset per field of the global size, each rank writing its
+// owned block as one hyperslab with a collective MPI-IO transfer. The file is written as
+// `path.tmp` and renamed to `path` only when complete and closed on every rank, so a crash
+// never leaves a half-written file under the final name and never destroys the last good
+// one. Reading checks the file first (format tag, mesh, dataset shapes) and refuses a
+// missing, truncated or foreign file with an hcart::InputError on every rank, before any
+// data is read.
+#pragma once
+
+#include <hcart/grid/Field.hpp>
+#include <hcart/grid/Grid.hpp>
+
+#include <mpi.h>
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace hcart {
+
+/// \brief The format tag every hcart field file carries.
+inline constexpr const char* field_file_format = "hcart-fields/1";
+
+struct FileMetadata {
+  std::string kind = "output"; ///< "output" or "checkpoint" (or an application's word)
+  std::string application;     ///< e.g. "jacobi3d"
+  double time = 0.0;
+  std::int64_t step = 0;
+  std::string deck;                    ///< the resolved deck text
+  std::map<std::string, double> state; ///< solver state needed to continue (checkpoints)
+};
+
+/// \brief What a field file holds, as checked by inspect_fields().
+struct FileContents {
+  FileMetadata metadata;
+  std::array<std::int64_t, 3> mesh{};
+  std::array<int, 3> halo{}, dims{};
+  std::string strategy;
+  std::string hcart_version;
+  std::vector<std::string> fields;
+};
+
+/// \brief Writes `fields` (name, field) of `grid` to `path` (collective over the grid's
+/// communicator). \throws hcart::Error (collective) when the file cannot be written; the
+/// final path is then untouched.
+void write_fields(const std::string& path, const Grid& grid,
+                  const std::vector<std::pair<std::string, Field<double>>>& fields,
+                  const FileMetadata& metadata);
+
+/// \brief Opens `path` and checks that it is a complete hcart field file (collective).
+/// \throws hcart::InputError (collective) naming the file and what is wrong.
+FileContents inspect_fields(MPI_Comm comm, const std::string& path);
+
+/// \brief Reads field `name` of `path` into the owned cells of `field` (collective over the
+/// grid's communicator; any decomposition). The halos are left as they were.
+/// \throws hcart::InputError (collective) for a bad file, a missing field or a mesh of
+/// another size.
+void read_field(const std::string& path, const Grid& grid, const std::string& name,
+                Field<double>& field);
+
+} // namespace hcart

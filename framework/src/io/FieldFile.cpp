@@ -1,0 +1,310 @@
+#include <hcart/core/Collective.hpp>
+#include <hcart/core/Error.hpp>
+#include <hcart/core/MpiCheck.hpp>
+#include <hcart/core/Version.hpp>
+#include <hcart/impl/Hdf5Handle.hpp>
+#include <hcart/io/FieldFile.hpp>
+
+#include <hdf5.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+
+namespace hcart {
+
+namespace {
+
+using impl::Hdf5Handle;
+
+// HDF5 prints its error stack by default; hcart reports one line instead.
+class QuietHdf5 {
+public:
+  QuietHdf5() {
+    H5Eget_auto2(H5E_DEFAULT, &m_function, &m_data);
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  }
+  ~QuietHdf5() { H5Eset_auto2(H5E_DEFAULT, m_function, m_data); }
+  QuietHdf5(const QuietHdf5&) = delete;
+  QuietHdf5& operator=(const QuietHdf5&) = delete;
+
+private:
+  H5E_auto2_t m_function = nullptr;
+  void* m_data = nullptr;
+};
+
+void write_string(hid_t location, const char* name, const std::string& value) {
+  Hdf5Handle type(HCART_HDF5_CHECK(H5Tcopy(H5T_C_S1)), H5Tclose);
+  HCART_HDF5_CHECK(H5Tset_size(type.get(), std::max<std::size_t>(value.size(), 1)));
+  Hdf5Handle space(HCART_HDF5_CHECK(H5Screate(H5S_SCALAR)), H5Sclose);
+  Hdf5Handle attribute(HCART_HDF5_CHECK(H5Acreate2(location, name, type.get(), space.get(),
+                                                   H5P_DEFAULT, H5P_DEFAULT)),
+                       H5Aclose);
+  const std::string stored = value.empty() ? std::string(1, '\0') : value;
+  HCART_HDF5_CHECK(H5Awrite(attribute.get(), type.get(), stored.data()));
+}
+
+template <class T>
+void write_numbers(hid_t location, const char* name, const T* values, hsize_t count) {
+  const hid_t type = std::is_same<T, double>::value ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64;
+  Hdf5Handle space(
+      HCART_HDF5_CHECK(count == 1 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &count, nullptr)),
+      H5Sclose);
+  Hdf5Handle attribute(
+      HCART_HDF5_CHECK(H5Acreate2(location, name, type, space.get(), H5P_DEFAULT, H5P_DEFAULT)),
+      H5Aclose);
+  HCART_HDF5_CHECK(H5Awrite(attribute.get(), type, values));
+}
+
+std::string read_string(hid_t location, const char* name) {
+  Hdf5Handle attribute(HCART_HDF5_CHECK(H5Aopen(location, name, H5P_DEFAULT)), H5Aclose);
+  Hdf5Handle type(HCART_HDF5_CHECK(H5Aget_type(attribute.get())), H5Tclose);
+  HCART_CHECK(H5Tget_class(type.get()) == H5T_STRING, "attribute '" << name << "' is not a string");
+  const std::size_t size = H5Tget_size(type.get());
+  std::string value(size, '\0');
+  HCART_HDF5_CHECK(H5Aread(attribute.get(), type.get(), value.data()));
+  value.resize(std::strlen(value.c_str()));
+  return value;
+}
+
+template <class T>
+std::vector<T> read_numbers(hid_t location, const char* name) {
+  const hid_t type = std::is_same<T, double>::value ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64;
+  Hdf5Handle attribute(HCART_HDF5_CHECK(H5Aopen(location, name, H5P_DEFAULT)), H5Aclose);
+  Hdf5Handle space(HCART_HDF5_CHECK(H5Aget_space(attribute.get())), H5Sclose);
+  const hssize_t count = H5Sget_simple_extent_npoints(space.get());
+  HCART_CHECK(count >= 1 && count <= 64, "attribute '" << name << "' has " << count << " values");
+  std::vector<T> values(static_cast<std::size_t>(count));
+  HCART_HDF5_CHECK(H5Aread(attribute.get(), type, values.data()));
+  return values;
+}
+
+// The owned block of a field, as HDF5 selections in memory (with halos) and in the file.
+struct Selection {
+  Hdf5Handle memory, file;
+};
+
+Selection select_block(const Grid& grid, hid_t file_space) {
+  const auto e = grid.extent();
+  const auto n = grid.local_size();
+  const auto h = grid.halo_width();
+  const auto off = grid.global_offset();
+  const hsize_t extent[3] = {hsize_t(e[0]), hsize_t(e[1]), hsize_t(e[2])};
+  const hsize_t count[3] = {hsize_t(n[0]), hsize_t(n[1]), hsize_t(n[2])};
+  const hsize_t memory_start[3] = {hsize_t(h[0]), hsize_t(h[1]), hsize_t(h[2])};
+  const hsize_t file_start[3] = {hsize_t(off[0]), hsize_t(off[1]), hsize_t(off[2])};
+  Selection s;
+  s.memory = Hdf5Handle(HCART_HDF5_CHECK(H5Screate_simple(3, extent, nullptr)), H5Sclose);
+  HCART_HDF5_CHECK(
+      H5Sselect_hyperslab(s.memory.get(), H5S_SELECT_SET, memory_start, nullptr, count, nullptr));
+  s.file = Hdf5Handle(HCART_HDF5_CHECK(H5Scopy(file_space)), H5Sclose);
+  HCART_HDF5_CHECK(
+      H5Sselect_hyperslab(s.file.get(), H5S_SELECT_SET, file_start, nullptr, count, nullptr));
+  return s;
+}
+
+Hdf5Handle collective_transfer() {
+  Hdf5Handle dxpl(HCART_HDF5_CHECK(H5Pcreate(H5P_DATASET_XFER)), H5Pclose);
+  HCART_HDF5_CHECK(H5Pset_dxpl_mpio(dxpl.get(), H5FD_MPIO_COLLECTIVE));
+  return dxpl;
+}
+
+Hdf5Handle parallel_access(MPI_Comm comm) {
+  Hdf5Handle fapl(HCART_HDF5_CHECK(H5Pcreate(H5P_FILE_ACCESS)), H5Pclose);
+  HCART_HDF5_CHECK(H5Pset_fapl_mpio(fapl.get(), comm, MPI_INFO_NULL));
+  return fapl;
+}
+
+} // namespace
+
+void write_fields(const std::string& path, const Grid& grid,
+                  const std::vector<std::pair<std::string, Field<double>>>& fields,
+                  const FileMetadata& metadata) {
+  const Decomposition& decomp = grid.decomposition();
+  const MPI_Comm comm = decomp.comm();
+  const std::string temporary = path + ".tmp";
+  const QuietHdf5 quiet;
+  agree_on_errors(comm, [&] {
+    for (const auto& [name, field] : fields) {
+      HCART_REQUIRE(!name.empty() && name.find('/') == std::string::npos,
+                    "hcart::write_fields: field name '" << name << "', expected no '/'");
+      const auto e = grid.extent();
+      HCART_REQUIRE(int(field.extent(0)) == e[0] && int(field.extent(1)) == e[1] &&
+                        int(field.extent(2)) == e[2],
+                    "hcart::write_fields: field '" << name << "' does not have the grid's extents");
+    }
+    if (decomp.rank() == 0) {
+      const auto parent = std::filesystem::path(path).parent_path();
+      if (!parent.empty()) std::filesystem::create_directories(parent);
+    }
+  });
+  // Every HDF5 call below is collective or identical on all ranks; a failure on one rank
+  // is reported everywhere by the agreement at the end.
+  std::exception_ptr failure;
+  try {
+    Hdf5Handle fapl = parallel_access(comm);
+    Hdf5Handle file(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
+    HCART_CHECK(file.get() >= 0, "cannot create '" << temporary << "'");
+    const hid_t root = file.get();
+    write_string(root, "hcart_format", field_file_format);
+    write_string(root, "hcart_version", version);
+    write_string(root, "application", metadata.application);
+    write_string(root, "kind", metadata.kind);
+    write_numbers(root, "time", &metadata.time, 1);
+    const std::int64_t step = metadata.step;
+    write_numbers(root, "step", &step, 1);
+    const auto g = grid.global_size();
+    write_numbers(root, "mesh", g.data(), 3);
+    const auto h = grid.halo_width();
+    const std::int64_t halo[3] = {h[0], h[1], h[2]};
+    write_numbers(root, "halo", halo, 3);
+    const auto d = decomp.dims();
+    const std::int64_t dims[3] = {d[0], d[1], d[2]};
+    write_numbers(root, "dims", dims, 3);
+    write_string(root, "strategy", to_string(decomp.report().strategy));
+    write_string(root, "machine", decomp.report().machine);
+    write_string(root, "deck", metadata.deck);
+    Hdf5Handle group(
+        HCART_HDF5_CHECK(H5Gcreate2(root, "fields", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)),
+        H5Gclose);
+    const hsize_t shape[3] = {hsize_t(g[0]), hsize_t(g[1]), hsize_t(g[2])};
+    Hdf5Handle file_space(HCART_HDF5_CHECK(H5Screate_simple(3, shape, nullptr)), H5Sclose);
+    const Hdf5Handle dxpl = collective_transfer();
+    for (const auto& [name, field] : fields) {
+      Hdf5Handle dataset(
+          HCART_HDF5_CHECK(H5Dcreate2(group.get(), name.c_str(), H5T_NATIVE_DOUBLE,
+                                      file_space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)),
+          H5Dclose);
+      const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), field);
+      const Selection s = select_block(grid, file_space.get());
+      HCART_HDF5_CHECK(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, s.memory.get(), s.file.get(),
+                                dxpl.get(), host.data()));
+    }
+    if (!metadata.state.empty()) {
+      Hdf5Handle state(
+          HCART_HDF5_CHECK(H5Gcreate2(root, "state", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)),
+          H5Gclose);
+      for (const auto& [key, value] : metadata.state)
+        write_numbers(state.get(), key.c_str(), &value, 1);
+    }
+    const std::int64_t complete = 1;
+    write_numbers(root, "complete", &complete, 1);
+    group.reset();
+    HCART_CHECK(file.reset(), "closing '" << temporary << "' failed");
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  impl::rethrow_agreed(comm, failure);
+  agree_on_errors(comm, [&] {
+    if (decomp.rank() == 0) std::filesystem::rename(temporary, path);
+  });
+}
+
+FileContents inspect_fields(MPI_Comm comm, const std::string& path) {
+  FileContents c;
+  agree_on_errors(comm, [&] {
+    const QuietHdf5 quiet;
+    const std::string where = "file '" + path + "'";
+    HCART_REQUIRE(std::filesystem::is_regular_file(path), where << ": does not exist");
+    HCART_REQUIRE(H5Fis_hdf5(path.c_str()) > 0,
+                  where << ": not an HDF5 file (foreign, or truncated before its header)");
+    Hdf5Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+    HCART_REQUIRE(file.get() >= 0, where << ": cannot be opened as HDF5 (truncated or damaged)");
+    const hid_t root = file.get();
+    HCART_REQUIRE(H5Aexists(root, "hcart_format") > 0 &&
+                      read_string(root, "hcart_format") == field_file_format,
+                  where << ": not an hcart field file (expected the format tag '"
+                        << field_file_format << "')");
+    HCART_REQUIRE(H5Aexists(root, "complete") > 0 &&
+                      read_numbers<std::int64_t>(root, "complete").at(0) == 1,
+                  where << ": incomplete (its writer did not finish)");
+    c.hcart_version = read_string(root, "hcart_version");
+    c.metadata.application = read_string(root, "application");
+    c.metadata.kind = read_string(root, "kind");
+    c.metadata.time = read_numbers<double>(root, "time").at(0);
+    c.metadata.step = read_numbers<std::int64_t>(root, "step").at(0);
+    c.metadata.deck = read_string(root, "deck");
+    c.strategy = read_string(root, "strategy");
+    const auto mesh = read_numbers<std::int64_t>(root, "mesh");
+    const auto halo = read_numbers<std::int64_t>(root, "halo");
+    const auto dims = read_numbers<std::int64_t>(root, "dims");
+    HCART_REQUIRE(mesh.size() == 3 && halo.size() == 3 && dims.size() == 3,
+                  where << ": mesh, halo or dims is not 3D");
+    for (int i = 0; i < 3; ++i) {
+      c.mesh[i] = mesh[i];
+      c.halo[i] = static_cast<int>(halo[i]);
+      c.dims[i] = static_cast<int>(dims[i]);
+    }
+    Hdf5Handle group(H5Gopen2(root, "fields", H5P_DEFAULT), H5Gclose);
+    HCART_REQUIRE(group.get() >= 0, where << ": no group 'fields'");
+    hsize_t count = 0;
+    HCART_HDF5_CHECK(H5Gget_num_objs(group.get(), &count));
+    for (hsize_t i = 0; i < count; ++i) {
+      char name[256] = {};
+      HCART_HDF5_CHECK(H5Gget_objname_by_idx(group.get(), i, name, sizeof name));
+      Hdf5Handle dataset(H5Dopen2(group.get(), name, H5P_DEFAULT), H5Dclose);
+      HCART_REQUIRE(dataset.get() >= 0, where << ": field '" << name << "' cannot be opened");
+      Hdf5Handle space(HCART_HDF5_CHECK(H5Dget_space(dataset.get())), H5Sclose);
+      hsize_t shape[3] = {0, 0, 0};
+      HCART_REQUIRE(H5Sget_simple_extent_ndims(space.get()) == 3,
+                    where << ": field '" << name << "' is not 3D");
+      H5Sget_simple_extent_dims(space.get(), shape, nullptr);
+      for (int d = 0; d < 3; ++d) {
+        HCART_REQUIRE(static_cast<std::int64_t>(shape[d]) == c.mesh[d],
+                      where << ": field '" << name << "' has " << shape[d] << " cells in direction "
+                            << d << ", the mesh " << c.mesh[d]);
+      }
+      c.fields.push_back(name);
+    }
+    if (H5Lexists(root, "state", H5P_DEFAULT) > 0) {
+      Hdf5Handle state(HCART_HDF5_CHECK(H5Gopen2(root, "state", H5P_DEFAULT)), H5Gclose);
+      // H5Aiterate2 exists in every HDF5 from 1.8 to 1.14, unlike the H5Oget_info variants.
+      std::vector<std::string> names;
+      auto collect = [](hid_t, const char* name, const H5A_info_t*, void* data) -> herr_t {
+        static_cast<std::vector<std::string>*>(data)->push_back(name);
+        return 0;
+      };
+      hsize_t index = 0;
+      HCART_HDF5_CHECK(
+          H5Aiterate2(state.get(), H5_INDEX_NAME, H5_ITER_INC, &index, collect, &names));
+      for (const auto& name : names)
+        c.metadata.state[name] = read_numbers<double>(state.get(), name.c_str()).at(0);
+    }
+  });
+  return c;
+}
+
+void read_field(const std::string& path, const Grid& grid, const std::string& name,
+                Field<double>& field) {
+  const MPI_Comm comm = grid.decomposition().comm();
+  const FileContents contents = inspect_fields(comm, path);
+  agree_on_errors(comm, [&] {
+    HCART_REQUIRE(std::find(contents.fields.begin(), contents.fields.end(), name) !=
+                      contents.fields.end(),
+                  "file '" << path << "': no field '" << name << "'");
+    HCART_REQUIRE(contents.mesh == grid.global_size(),
+                  "file '" << path << "': mesh " << contents.mesh[0] << "x" << contents.mesh[1]
+                           << "x" << contents.mesh[2] << ", expected " << grid.global_size()[0]
+                           << "x" << grid.global_size()[1] << "x" << grid.global_size()[2]);
+  });
+  std::exception_ptr failure;
+  try {
+    const QuietHdf5 quiet;
+    Hdf5Handle fapl = parallel_access(comm);
+    Hdf5Handle file(HCART_HDF5_CHECK(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get())), H5Fclose);
+    Hdf5Handle dataset(
+        HCART_HDF5_CHECK(H5Dopen2(file.get(), ("fields/" + name).c_str(), H5P_DEFAULT)), H5Dclose);
+    Hdf5Handle file_space(HCART_HDF5_CHECK(H5Dget_space(dataset.get())), H5Sclose);
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), field);
+    const Selection s = select_block(grid, file_space.get());
+    const Hdf5Handle dxpl = collective_transfer();
+    HCART_HDF5_CHECK(H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, s.memory.get(), s.file.get(),
+                             dxpl.get(), host.data()));
+    Kokkos::deep_copy(field, host);
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  impl::rethrow_agreed(comm, failure);
+}
+
+} // namespace hcart

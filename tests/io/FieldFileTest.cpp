@@ -1,0 +1,165 @@
+// Parallel HDF5 field files: written by N ranks, read by M ranks (every pair up to the
+// world size), with other strategies; bad files refused on every rank before any read.
+#include <hcart/core/Error.hpp>
+#include <hcart/grid/Decomposition.hpp>
+#include <hcart/grid/Grid.hpp>
+#include <hcart/io/FieldFile.hpp>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace hcart;
+
+namespace {
+
+int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+int world_size() {
+  int s = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &s);
+  return s;
+}
+
+// The first `n` ranks of the world (MPI_COMM_NULL on the others).
+MPI_Comm first_ranks(int n) {
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, world_rank() < n ? 0 : MPI_UNDEFINED, world_rank(), &comm);
+  return comm;
+}
+
+double value_at(std::int64_t x, std::int64_t y, std::int64_t z) {
+  return 1e6 * x + 1e3 * y + z + 0.25;
+}
+
+GridSpec spec() {
+  GridSpec s;
+  s.global_size = {13, 10, 7};
+  s.halo_width = {1, 2, 1};
+  return s;
+}
+
+std::string scratch(const std::string& name) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("hcart-io-test-" + std::to_string(world_size()));
+  if (world_rank() == 0) std::filesystem::create_directories(dir);
+  MPI_Barrier(MPI_COMM_WORLD);
+  return (dir / name).string();
+}
+
+const Strategy strategies[] = {Strategy::Mpi, Strategy::Weighted, Strategy::Hierarchical};
+
+} // namespace
+
+TEST(FieldFile, WrittenByNRanksReadByMRanks) {
+  const int P = world_size();
+  for (int n = 1; n <= P; ++n) {
+    const std::string path = scratch("n" + std::to_string(n) + ".h5");
+    if (MPI_Comm comm = first_ranks(n); comm != MPI_COMM_NULL) {
+      DecompositionOptions options;
+      options.strategy = strategies[n % 3];
+      const Decomposition decomp(comm, spec(), options);
+      const Grid grid(decomp);
+      auto u = grid.make_field<double>("u");
+      auto host = Kokkos::create_mirror_view(u);
+      const auto h = grid.halo_width();
+      for (int i = h[0]; i < h[0] + grid.local_size()[0]; ++i)
+        for (int j = h[1]; j < h[1] + grid.local_size()[1]; ++j)
+          for (int k = h[2]; k < h[2] + grid.local_size()[2]; ++k)
+            host(i, j, k) =
+                value_at(grid.global_index(0, i), grid.global_index(1, j), grid.global_index(2, k));
+      Kokkos::deep_copy(u, host);
+      FileMetadata meta;
+      meta.application = "test";
+      meta.time = 1.5;
+      meta.step = 42;
+      meta.state["answer"] = 42.0;
+      write_fields(path, grid, {{"u", u}, {"twice", u}}, meta);
+      EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+      MPI_Comm_free(&comm);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int m = 1; m <= P; ++m) {
+      MPI_Comm comm = first_ranks(m);
+      if (comm == MPI_COMM_NULL) continue;
+      DecompositionOptions options;
+      options.strategy = strategies[(n + m) % 3];
+      const Decomposition decomp(comm, spec(), options);
+      const Grid grid(decomp);
+      const FileContents c = inspect_fields(comm, path);
+      EXPECT_EQ(c.metadata.step, 42);
+      EXPECT_EQ(c.metadata.time, 1.5);
+      EXPECT_EQ(c.metadata.state.at("answer"), 42.0);
+      EXPECT_EQ(c.fields, (std::vector<std::string>{"twice", "u"}));
+      EXPECT_EQ(c.mesh, spec().global_size);
+      auto u = grid.make_field<double>("u");
+      Kokkos::deep_copy(u, -1.0);
+      read_field(path, grid, "u", u);
+      auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u);
+      long wrong = 0;
+      const auto e = grid.extent();
+      for (int i = 0; i < e[0]; ++i)
+        for (int j = 0; j < e[1]; ++j)
+          for (int k = 0; k < e[2]; ++k) {
+            const bool owned = grid.owned(0).begin <= i && i < grid.owned(0).end &&
+                               grid.owned(1).begin <= j && j < grid.owned(1).end &&
+                               grid.owned(2).begin <= k && k < grid.owned(2).end;
+            const double expected = owned
+                                        ? value_at(grid.global_index(0, i), grid.global_index(1, j),
+                                                   grid.global_index(2, k))
+                                        : -1.0;
+            wrong += host(i, j, k) != expected;
+          }
+      EXPECT_EQ(wrong, 0) << "written by " << n << " ranks, read by " << m;
+      MPI_Comm_free(&comm);
+    }
+  }
+}
+
+TEST(FieldFile, BadFilesAreRefusedOnEveryRank) {
+  const std::string good = scratch("good.h5");
+  const Decomposition decomp(MPI_COMM_WORLD, spec());
+  const Grid grid(decomp);
+  auto u = grid.make_field<double>("u");
+  write_fields(good, grid, {{"u", u}}, {});
+  const std::string foreign = scratch("foreign.h5"), truncated = scratch("truncated.h5");
+  if (world_rank() == 0) {
+    std::ofstream(foreign) << "[mesh]\nsize = [1, 2, 3]\n";
+    std::ifstream in(good, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::ofstream(truncated, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  const std::pair<std::string, std::string> cases[] = {
+      {scratch("missing.h5"), "does not exist"},
+      {foreign, "not an HDF5 file"},
+      {truncated, "truncated"},
+  };
+  for (const auto& [path, expected] : cases) {
+    try {
+      read_field(path, grid, "u", u);
+      ADD_FAILURE() << path << ": no error";
+    } catch (const InputError& e) {
+      EXPECT_TRUE(e.collective());
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+  }
+  // A field that is not there, and a mesh of another size.
+  EXPECT_THROW(read_field(good, grid, "v", u), InputError);
+  GridSpec other = spec();
+  other.global_size = {14, 10, 7};
+  const Decomposition d2(MPI_COMM_WORLD, other);
+  const Grid g2(d2);
+  auto w = g2.make_field<double>("w");
+  try {
+    read_field(good, g2, "u", w);
+    ADD_FAILURE() << "no error for a mesh of another size";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("mesh 13x10x7, expected 14x10x7"), std::string::npos)
+        << e.what();
+  }
+}
