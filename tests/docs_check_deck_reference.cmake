@@ -1,6 +1,7 @@
 # docs/decks.md must contain exactly what `jacobi3d --deck-reference` prints between its
 # markers, so the deck reference cannot drift from the keys the parser accepts.
 #   cmake -DPROGRAM=<jacobi3d> -DDOC=<docs/decks.md> -P docs_check_deck_reference.cmake
+cmake_minimum_required(VERSION 3.20)
 execute_process(COMMAND ${PROGRAM} --deck-reference RESULT_VARIABLE rc OUTPUT_VARIABLE printed)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "jacobi3d --deck-reference failed (${rc})")

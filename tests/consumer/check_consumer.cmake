@@ -1,6 +1,7 @@
 # Installs the hcart build tree into a scratch prefix, builds tests/consumer/project
 # against it with find_package(hcart), and runs the result on 2 ranks.
 #   cmake -DHCART_BUILD=<dir> -DSOURCE=<project> -DSCRATCH=<dir> -DLAUNCH="mpiexec|-n|2" -P ...
+cmake_minimum_required(VERSION 3.20)
 string(REPLACE "|" ";" LAUNCH "${LAUNCH}")
 file(REMOVE_RECURSE ${SCRATCH})
 function(step)

@@ -1,6 +1,7 @@
 # Runs the failure probe on 2 ranks and checks that each scenario ends on time with a
 # failure, on every rank, and the message of rank 1 shown.
 #   cmake -DPROBE=<exe> -DLAUNCH="mpiexec|-n|2|flags" -P check_failure_probe.cmake
+cmake_minimum_required(VERSION 3.20)
 string(REPLACE "|" ";" LAUNCH "${LAUNCH}")
 function(run_probe filter limit)
   string(TIMESTAMP start "%s")

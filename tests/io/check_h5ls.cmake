@@ -1,6 +1,7 @@
 # `h5ls -r` of a Jacobi3D output file and checkpoint shows the structure docs/output.md
 # documents: /, /fields, /fields/u {mesh}, and /state in checkpoints.
 #   cmake -DPROGRAM=<jacobi3d> -DDECK=<deck> -DSCRATCH=<dir> -P check_h5ls.cmake
+cmake_minimum_required(VERSION 3.20)
 file(REMOVE_RECURSE ${SCRATCH})
 execute_process(COMMAND ${PROGRAM} ${DECK} --set mesh.size=[12,10,8] --set jacobi.max_iterations=4
                         --set output.every=4 --set output.checkpoint_every=4

@@ -3,6 +3,7 @@
 # header lines: "# args: ..." (extra arguments), "# deck: path" (run with that path
 # instead, e.g. a missing file), "# ranks: N" (only when run on N ranks).
 #   cmake -DPROGRAM=<jacobi3d> -DLAUNCH="mpiexec|-n|4|flags" -DDECKS=<dir> -P ...
+cmake_minimum_required(VERSION 3.20)
 string(REPLACE "|" ";" LAUNCH "${LAUNCH}")
 list(FIND LAUNCH "-n" np_at)
 math(EXPR np_at "${np_at} + 1")

@@ -2,6 +2,7 @@
 # with exit code 2 and exactly one line on stderr that starts with "<program>: error:".
 #   cmake -DPROGRAM=<exe> -DNAME=<name> -DCASES_FILE=<file with one argument list per line>
 #         [-DLAUNCH="mpiexec|-n|2|flags"] -P check_bad_input.cmake
+cmake_minimum_required(VERSION 3.20)
 string(REPLACE "|" ";" LAUNCH "${LAUNCH}")
 file(STRINGS ${CASES_FILE} cases)
 set(failures 0)

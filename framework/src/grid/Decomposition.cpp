@@ -58,6 +58,7 @@ Decomposition::Decomposition(MPI_Comm comm, const GridSpec& spec,
       PlanOptions plan_options;
       plan_options.strategy = options.strategy;
       plan_options.dims = fixed;
+      plan_options.weights = options.weights;
       m_plan = make_plan(mesh, m_machine, plan_options);
     });
     const auto key = static_cast<int>(m_plan.cart_rank_of(comm_rank, m_machine));

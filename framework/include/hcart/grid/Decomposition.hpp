@@ -36,6 +36,9 @@ struct DecompositionOptions {
   std::array<int, 3> dims{{0, 0, 0}};     ///< 0 = free; all > 0 for Manual
   std::string machine;                    ///< synthetic machine; empty = $HCART_MACHINE or detect
   Placement placement = Placement::Block; ///< rank numbering of a synthetic machine
+  /// Communication weights to use instead of those derived from the spec (empty: derive;
+  /// {1, 1, 1}: the classic balanced factorization). Ignored by Strategy::Mpi.
+  std::vector<double> weights;
 };
 
 /// \brief What a Decomposition decided and why, for logs and timer reports.

@@ -1,0 +1,269 @@
+// hcart-halo-bench: what the mapping buys on a real machine, measured.
+//
+//   hcart-mpiexec -n 8 hcart-halo-bench [--ratio 1,2,4] [--base 4] [--sizes 10]
+//                 [--repetitions 50] [--memory-cap 512] [--machine "node:2 core:4"] [--json]
+//
+// For a mesh ratio g0:g1:g2 and global sizes growing 8x in volume from one to the next, it
+// times a halo exchange (each rank swaps one layer with its two neighbours in every
+// direction: two receives, two sends, wait; send and receive buffers swapped between
+// steps) under three decompositions side by side:
+//   mpi       MPI_Dims_create + MPI_Cart_create(reorder = 1)
+//   balanced  equal weights (the balanced factorization), hierarchical placement
+//   weighted  weights from the mesh, hierarchical placement (hcart's default)
+// and reports the halo bytes (in total and per hardware level), the time per exchange,
+// the bandwidth, and the saving against mpi. Only halo buffers are allocated, never the
+// mesh; sizes whose buffers exceed --memory-cap MiB per rank are skipped and said so.
+#include "CommandLine.hpp"
+#include "Table.hpp"
+
+#include <hcart/core/Collective.hpp>
+#include <hcart/core/Main.hpp>
+#include <hcart/core/MpiCheck.hpp>
+#include <hcart/grid/Decomposition.hpp>
+#include <hcart/mapping/TrafficModel.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+namespace {
+
+using namespace hcart;
+
+struct Method {
+  std::string name;
+  Strategy strategy;
+  std::vector<double> weights; // empty: from the mesh
+};
+
+struct Measurement {
+  std::string method;
+  std::array<int, 3> dims{};
+  std::vector<long long> level_bytes; // per exchange, all ranks; machine levels then self
+  long long bytes = 0;                // per exchange, all ranks, between different ranks
+  double seconds = 0;                 // per exchange, slowest rank, median of the repetitions
+  double bandwidth = 0;               // bytes / seconds
+};
+
+// One rank's part: the six faces, exchanged as the benchmark prescribes.
+Measurement measure(const Decomposition& d, int repetitions) {
+  const GridSpec& spec = d.spec();
+  Measurement m;
+  m.dims = d.dims();
+  const int levels = d.machine().level_count();
+  m.level_bytes.assign(levels + 1, 0);
+  std::array<long long, 3> face{};
+  for (int i = 0; i < 3; ++i) {
+    face[i] = 1;
+    for (int j = 0; j < 3; ++j) {
+      if (j != i) face[i] *= block_extent(spec.global_size[j], d.dims()[j], d.coords()[j]);
+    }
+  }
+  std::vector<std::vector<double>> send(6), recv(6);
+  std::array<int, 6> peers{};
+  for (int i = 0; i < 3; ++i) {
+    for (int s = 0; s < 2; ++s) {
+      std::array<int, 3> o{0, 0, 0};
+      o[i] = s == 0 ? -1 : 1;
+      const int peer = d.neighbour(o);
+      peers[2 * i + s] = peer;
+      if (peer == MPI_PROC_NULL) continue;
+      send[2 * i + s].assign(static_cast<std::size_t>(face[i]), 1.0);
+      recv[2 * i + s].assign(static_cast<std::size_t>(face[i]), 0.0);
+      m.level_bytes[d.separating_level(d.rank(), peer)] += face[i] * 8;
+    }
+  }
+  std::vector<MPI_Request> requests;
+  auto exchange = [&] {
+    requests.clear();
+    for (int f = 0; f < 6; ++f) {
+      if (peers[f] == MPI_PROC_NULL) continue;
+      requests.emplace_back();
+      // Receive from the neighbour on side f what it sends towards us (its opposite side).
+      HCART_MPI_CHECK(MPI_Irecv(recv[f].data(), static_cast<int>(recv[f].size()), MPI_DOUBLE,
+                                peers[f], f ^ 1, d.comm(), &requests.back()));
+    }
+    for (int f = 0; f < 6; ++f) {
+      if (peers[f] == MPI_PROC_NULL) continue;
+      requests.emplace_back();
+      HCART_MPI_CHECK(MPI_Isend(send[f].data(), static_cast<int>(send[f].size()), MPI_DOUBLE,
+                                peers[f], f, d.comm(), &requests.back()));
+    }
+    HCART_MPI_CHECK(
+        MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
+    std::swap(send, recv);
+  };
+  exchange(); // warm-up
+  std::vector<double> times;
+  for (int r = 0; r < repetitions; ++r) {
+    HCART_MPI_CHECK(MPI_Barrier(d.comm()));
+    const auto t0 = std::chrono::steady_clock::now();
+    exchange();
+    double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, d.comm()));
+    times.push_back(t);
+  }
+  std::sort(times.begin(), times.end());
+  m.seconds = times[times.size() / 2];
+  HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, m.level_bytes.data(), levels + 1, MPI_LONG_LONG,
+                                MPI_SUM, d.comm()));
+  for (int l = 0; l < levels; ++l)
+    m.bytes += m.level_bytes[l];
+  m.bandwidth = m.seconds > 0 ? static_cast<double>(m.bytes) / m.seconds : 0.0;
+  return m;
+}
+
+std::string fixed(double v, const char* format) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, v);
+  return text;
+}
+
+} // namespace
+
+int main(int argc, char* argv[]) {
+  return hcart::run_main(argc, argv, "hcart-halo-bench", [&](hcart::Environment& env) {
+    using namespace hcart::apps;
+    CLI::App app{"hcart-halo-bench: halo exchanges under MPI_Dims_create, the balanced and the "
+                 "weighted hierarchical decomposition, side by side, for growing meshes.",
+                 "hcart-halo-bench"};
+    std::string ratio_text = "1,2,4", machine_text, placement_text = "block";
+    long long base = 4;
+    int sizes = 10, repetitions = 50;
+    double cap_mib = 512;
+    bool json = false;
+    app.add_option("--ratio", ratio_text, "mesh ratio g0:g1:g2")->capture_default_str();
+    app.add_option("--base", base, "the first mesh is ratio * base")->capture_default_str();
+    app.add_option("--sizes", sizes, "number of meshes, each 8x the volume of the last")
+        ->capture_default_str();
+    app.add_option("--repetitions", repetitions, "timed exchanges per mesh and method")
+        ->capture_default_str();
+    app.add_option("--memory-cap", cap_mib, "MiB of halo buffers per rank at most")
+        ->capture_default_str();
+    app.add_option("--machine", machine_text,
+                   "synthetic machine (default: $HCART_MACHINE, else detect)");
+    app.add_option("--placement", placement_text, "rank numbering of a synthetic machine")
+        ->capture_default_str();
+    app.add_flag("--json", json, "write JSON instead of tables");
+    if (!parse_command_line(app, argc, argv, env.rank())) return 0;
+    std::vector<std::int64_t> ratio;
+    hcart::Placement placement = hcart::Placement::Block;
+    hcart::agree_on_errors(MPI_COMM_WORLD, [&] {
+      ratio = parse_int_list("--ratio", ratio_text, 3);
+      HCART_REQUIRE(ratio.size() == 3, "--ratio '" << ratio_text << "': expected 3 values");
+      for (auto r : ratio)
+        HCART_REQUIRE(r >= 1 && r <= 1024, "--ratio: " << r << ", expected 1 to 1024");
+      HCART_REQUIRE(base >= 1 && base <= 1 << 20, "--base: " << base << ", expected 1 to 1048576");
+      HCART_REQUIRE(sizes >= 1 && sizes <= 20, "--sizes: " << sizes << ", expected 1 to 20");
+      HCART_REQUIRE(repetitions >= 1 && repetitions <= 100000,
+                    "--repetitions: " << repetitions << ", expected 1 to 100000");
+      HCART_REQUIRE(cap_mib > 0, "--memory-cap: " << cap_mib << ", expected > 0");
+      placement = hcart::parse_placement(placement_text);
+    });
+    const std::vector<Method> methods = {
+        {"mpi", hcart::Strategy::Mpi, {}},
+        {"balanced", hcart::Strategy::Hierarchical, {1.0, 1.0, 1.0}},
+        {"weighted", hcart::Strategy::Hierarchical, {}}};
+    nlohmann::json doc;
+    doc["schema"] = "hcart-halo-bench/1";
+    doc["ranks"] = env.size();
+    doc["ratio"] = ratio;
+    doc["repetitions"] = repetitions;
+    nlohmann::json results = nlohmann::json::array();
+    std::vector<std::string> level_names;
+    std::string machine_shown;
+    for (int k = 0; k < sizes; ++k) {
+      hcart::GridSpec spec;
+      const std::int64_t scale = base << k;
+      for (int i = 0; i < 3; ++i)
+        spec.global_size[i] = ratio[i] * scale;
+      spec.halo_width = {1, 1, 1};
+      std::vector<Measurement> row;
+      std::string skipped;
+      for (const Method& method : methods) {
+        hcart::DecompositionOptions options;
+        options.strategy = method.strategy;
+        options.weights = method.weights;
+        options.machine = machine_text;
+        options.placement = placement;
+        std::unique_ptr<hcart::Decomposition> d;
+        try {
+          d = std::make_unique<hcart::Decomposition>(MPI_COMM_WORLD, spec, options);
+        } catch (const hcart::InputError& e) {
+          if (!e.collective()) throw;
+          skipped = e.what(); // a mesh too small for the ranks: agreed everywhere
+          break;
+        }
+        // Halo buffers: send and receive for the six faces (largest block), as doubles.
+        double largest = 0;
+        for (int i = 0; i < 3; ++i) {
+          double f = 1;
+          for (int j = 0; j < 3; ++j) {
+            if (j != i) f *= static_cast<double>(spec.global_size[j] / d->dims()[j] + 1);
+          }
+          largest += 2 * 2 * 8 * f;
+        }
+        if (largest > cap_mib * 1048576) {
+          skipped = "halo buffers of " + human_bytes(largest) + " per rank exceed --memory-cap";
+          break;
+        }
+        level_names.clear();
+        for (const auto& l : d->machine().levels())
+          level_names.push_back(l.name);
+        level_names.push_back("self");
+        machine_shown = d->report().machine + " (" + d->report().machine_source + ")";
+        Measurement m = measure(*d, repetitions);
+        m.method = method.name;
+        row.push_back(m);
+      }
+      const std::string mesh =
+          join({spec.global_size[0], spec.global_size[1], spec.global_size[2]});
+      nlohmann::json entry;
+      entry["mesh"] = spec.global_size;
+      if (!skipped.empty()) {
+        entry["skipped"] = skipped;
+        results.push_back(entry);
+        if (env.rank() == 0 && !json)
+          std::cout << "mesh " << mesh << ": skipped, " << skipped << "\n\n";
+        continue;
+      }
+      nlohmann::json by_method = nlohmann::json::array();
+      for (const auto& m : row) {
+        nlohmann::json levels = nlohmann::json::array();
+        for (std::size_t l = 0; l < m.level_bytes.size(); ++l) {
+          levels.push_back({{"name", level_names[l]}, {"bytes", m.level_bytes[l]}});
+        }
+        by_method.push_back({{"method", m.method},
+                             {"dims", m.dims},
+                             {"levels", levels},
+                             {"bytes", m.bytes},
+                             {"seconds", m.seconds},
+                             {"bandwidth", m.bandwidth},
+                             {"saving_vs_mpi", 1.0 - m.seconds / row.front().seconds}});
+      }
+      entry["methods"] = by_method;
+      results.push_back(entry);
+      if (env.rank() == 0 && !json) {
+        std::cout << "mesh " << mesh << ", " << env.size() << " ranks, machine " << machine_shown
+                  << "\n";
+        Table table({"method", "dims", level_names[0] + " bytes", "halo bytes", "time", "bandwidth",
+                     "saving vs mpi"});
+        for (const auto& m : row) {
+          table.add_row({m.method, join({m.dims[0], m.dims[1], m.dims[2]}),
+                         human_bytes(static_cast<double>(m.level_bytes[0])),
+                         human_bytes(static_cast<double>(m.bytes)),
+                         fixed(m.seconds * 1e3, "%.3f ms"), fixed(m.bandwidth / 1e9, "%.2f GB/s"),
+                         fixed(100.0 * (1.0 - m.seconds / row.front().seconds), "%.1f%%")});
+        }
+        table.print(std::cout);
+        std::cout << "\n";
+      }
+    }
+    doc["machine"] = machine_shown;
+    doc["results"] = results;
+    if (env.rank() == 0 && json) std::cout << doc.dump(2) << std::endl;
+    return 0;
+  });
+}
