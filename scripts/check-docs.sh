@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs every command of the README and docs/*.md as written: each line of every ```sh block
+# (a trailing backslash continues it), from the repository root, after a build exists.
+# Prints each command and its exit status; exits 1 if any failed.
+#   scripts/check-docs.sh            # all documents
+#   scripts/check-docs.sh docs/user-guide.md
+set -u
+cd "$(dirname "$0")/.."
+files=("$@")
+[ ${#files[@]} -gt 0 ] || files=(README.md docs/*.md)
+failed=0 ran=0
+for doc in "${files[@]}"; do
+  in_block=0 command=""
+  while IFS= read -r line || [ -n "$line" ]; do
+    if [ $in_block -eq 0 ]; then
+      [[ "$line" == '```sh' ]] && in_block=1
+      continue
+    fi
+    if [[ "$line" == '```' ]]; then
+      in_block=0
+      continue
+    fi
+    command+="${line%\\}"
+    if [[ "$line" == *\\ ]]; then
+      command+=" "
+      continue
+    fi
+    [ -z "${command// /}" ] && { command=""; continue; }
+    ran=$((ran + 1))
+    start=$(date +%s)
+    if bash -c "$command" </dev/null >/tmp/hcart-check-docs.log 2>&1; then
+      echo "ok   ($(( $(date +%s) - start )) s) $doc: $command"
+    else
+      rc=$?
+      failed=$((failed + 1))
+      echo "FAIL (exit $rc) $doc: $command"
+      tail -n 5 /tmp/hcart-check-docs.log | sed 's/^/     /'
+    fi
+    command=""
+  done <"$doc"
+done
+echo "check-docs: $((ran - failed)) passed, $failed failed"
+[ $failed -eq 0 ]
