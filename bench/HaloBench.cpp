@@ -174,6 +174,44 @@ int main(int argc, char* argv[]) {
                   p.median * 100);
     }
 
+    // 2b. Full mode: 26 concurrent messages against 3 ordered phases; and three fields in
+    // one message per neighbour against one message per field.
+    {
+      const auto w = grid.make_field<double>("w"), x = grid.make_field<double>("x");
+      hcart::HaloOptions concurrent, phases, per_field;
+      concurrent.full_method = hcart::FullMethod::Concurrent;
+      phases.full_method = hcart::FullMethod::ThreePhase;
+      per_field.aggregate_fields = false;
+      hcart::HaloExchanger full26(grid, hcart::HaloMode::Full, concurrent);
+      hcart::HaloExchanger full3(grid, hcart::HaloMode::Full, phases);
+      hcart::HaloExchanger together(grid, hcart::HaloMode::Faces);
+      hcart::HaloExchanger apart(grid, hcart::HaloMode::Faces, per_field);
+      auto time_it = [&](auto&& call) {
+        MPI_Barrier(comm);
+        const auto t0 = Clock::now();
+        for (int it = 0; it < iterations; ++it) call();
+        return slowest(seconds_since(t0), comm) / iterations;
+      };
+      full26.exchange(u);
+      full3.exchange(u);
+      together.exchange(u, w, x);
+      apart.exchange(u, w, x);
+      std::vector<double> t26, t3, tt, ta;
+      for (int r = 0; r < repeats; ++r) {
+        t26.push_back(time_it([&] { full26.exchange(u); }));
+        t3.push_back(time_it([&] { full3.exchange(u); }));
+        tt.push_back(time_it([&] { together.exchange(u, w, x); }));
+        ta.push_back(time_it([&] { apart.exchange(u, w, x); }));
+      }
+      if (root) {
+        const auto a = stats(t26), b = stats(t3), c = stats(tt), d = stats(ta);
+        std::printf("full, 26 concurrent messages     min %8.3f ms  median %8.3f ms\n", a.min * 1e3, a.median * 1e3);
+        std::printf("full, 3 ordered phases           min %8.3f ms  median %8.3f ms\n", b.min * 1e3, b.median * 1e3);
+        std::printf("3 fields, one message/neighbour  min %8.3f ms  median %8.3f ms\n", c.min * 1e3, c.median * 1e3);
+        std::printf("3 fields, one message/field      min %8.3f ms  median %8.3f ms\n", d.min * 1e3, d.median * 1e3);
+      }
+    }
+
     // 3. Stencil sweep against the copy bandwidth.
     const auto n = grid.local_size();
     const double updates = static_cast<double>(n[0]) * n[1] * n[2];
