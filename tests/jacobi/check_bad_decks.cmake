@@ -1,10 +1,16 @@
-# Runs jacobi3d on every deck in DECKS and checks that each ends with exit code 2 within
+# Runs a program (NAME, default jacobi3d) on every deck in DECKS and checks that each ends with exit code 2 within
 # 30 s and prints exactly one error line containing the deck's "# expect:" text. Optional
 # header lines: "# args: ..." (extra arguments), "# deck: path" (run with that path
 # instead, e.g. a missing file), "# ranks: N" (only when run on N ranks).
 #   cmake -DPROGRAM=<jacobi3d> -DLAUNCH="mpiexec|-n|4|flags" -DDECKS=<dir> -P ...
 cmake_minimum_required(VERSION 3.20)
 string(REPLACE "|" ";" LAUNCH "${LAUNCH}")
+if(NOT NAME)
+  set(NAME jacobi3d)
+endif()
+if(NOT MINIMUM)
+  set(MINIMUM 15)
+endif()
 list(FIND LAUNCH "-n" np_at)
 math(EXPR np_at "${np_at} + 1")
 list(GET LAUNCH ${np_at} ranks)
@@ -39,7 +45,7 @@ foreach(deck IN LISTS decks)
   string(TIMESTAMP stop "%s")
   math(EXPR seconds "${stop} - ${start}")
   string(REPLACE ";" "," err "${err}") # keep CMake from splitting the message into a list
-  string(REGEX MATCHALL "jacobi3d: error[^\n]*" lines "${err}")
+  string(REGEX MATCHALL "${NAME}: error[^\n]*" lines "${err}")
   list(LENGTH lines count)
   string(FIND "${lines}" "${expect}" found)
   if(NOT rc EQUAL 2 OR NOT count EQUAL 1 OR found EQUAL -1 OR expect STREQUAL "")
@@ -51,8 +57,8 @@ foreach(deck IN LISTS decks)
   endif()
   math(EXPR checked "${checked} + 1")
 endforeach()
-if(checked LESS 15)
-  message(FATAL_ERROR "only ${checked} decks checked, expected at least 15")
+if(checked LESS MINIMUM)
+  message(FATAL_ERROR "only ${checked} decks checked, expected at least ${MINIMUM}")
 endif()
 if(failures GREATER 0)
   message(FATAL_ERROR "${failures} of ${checked} malformed decks were not rejected properly")

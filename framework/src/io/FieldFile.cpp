@@ -8,8 +8,10 @@
 #include <hdf5.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <vector>
 
 namespace hcart {
 
@@ -79,33 +81,55 @@ std::vector<T> read_numbers(hid_t location, const char* name) {
   return values;
 }
 
-// The owned block of a field, as HDF5 selections in memory (with halos) and in the file.
+// The owned block of a rank: a contiguous memory space of its size, and its hyperslab in
+// the file. The block is copied to or from a contiguous buffer rather than described as a
+// hyperslab of the field with halos: Open MPI 4.1's OMPIO wrote such non-contiguous memory
+// selections wrongly now and then in collective writes (seen with 4 ranks and halo 3).
 struct Selection {
   Hdf5Handle memory, file;
 };
 
 Selection select_block(const Grid& grid, hid_t file_space) {
-  const auto e = grid.extent();
   const auto n = grid.local_size();
-  const auto h = grid.halo_width();
   const auto off = grid.global_offset();
-  const hsize_t extent[3] = {hsize_t(e[0]), hsize_t(e[1]), hsize_t(e[2])};
   const hsize_t count[3] = {hsize_t(n[0]), hsize_t(n[1]), hsize_t(n[2])};
-  const hsize_t memory_start[3] = {hsize_t(h[0]), hsize_t(h[1]), hsize_t(h[2])};
   const hsize_t file_start[3] = {hsize_t(off[0]), hsize_t(off[1]), hsize_t(off[2])};
   Selection s;
-  s.memory = Hdf5Handle(HCART_HDF5_CHECK(H5Screate_simple(3, extent, nullptr)), H5Sclose);
-  HCART_HDF5_CHECK(
-      H5Sselect_hyperslab(s.memory.get(), H5S_SELECT_SET, memory_start, nullptr, count, nullptr));
+  s.memory = Hdf5Handle(HCART_HDF5_CHECK(H5Screate_simple(3, count, nullptr)), H5Sclose);
   s.file = Hdf5Handle(HCART_HDF5_CHECK(H5Scopy(file_space)), H5Sclose);
   HCART_HDF5_CHECK(
       H5Sselect_hyperslab(s.file.get(), H5S_SELECT_SET, file_start, nullptr, count, nullptr));
   return s;
 }
 
-Hdf5Handle collective_transfer() {
+// Copies the owned cells of a host view to a contiguous buffer (k fastest) or back.
+template <class View>
+void copy_owned(const Grid& grid, View& host, std::vector<double>& buffer, bool to_buffer) {
+  const auto n = grid.local_size();
+  const auto h = grid.halo_width();
+  buffer.resize(static_cast<std::size_t>(n[0]) * n[1] * n[2]);
+  std::size_t p = 0;
+  for (int i = 0; i < n[0]; ++i)
+    for (int j = 0; j < n[1]; ++j)
+      for (int k = 0; k < n[2]; ++k, ++p) {
+        if (to_buffer)
+          buffer[p] = host(i + h[0], j + h[1], k + h[2]);
+        else
+          host(i + h[0], j + h[1], k + h[2]) = buffer[p];
+      }
+}
+
+// Raw data moves with independent MPI-IO by default: Open MPI 4.1.4's default OMPIO layer
+// wrote wrong data now and then in collective transfers (4 ranks on a 2x2x1 grid, five
+// fields; about one write in five), while independent transfers and ROMIO were always
+// right. HCART_HDF5_TRANSFER=collective chooses collective transfers where the MPI library
+// is known to be sound. File creation, opening and metadata stay collective either way.
+Hdf5Handle data_transfer() {
   Hdf5Handle dxpl(HCART_HDF5_CHECK(H5Pcreate(H5P_DATASET_XFER)), H5Pclose);
-  HCART_HDF5_CHECK(H5Pset_dxpl_mpio(dxpl.get(), H5FD_MPIO_COLLECTIVE));
+  const char* mode = std::getenv("HCART_HDF5_TRANSFER");
+  const bool collective = mode != nullptr && std::string(mode) == "collective";
+  HCART_HDF5_CHECK(
+      H5Pset_dxpl_mpio(dxpl.get(), collective ? H5FD_MPIO_COLLECTIVE : H5FD_MPIO_INDEPENDENT));
   return dxpl;
 }
 
@@ -169,16 +193,18 @@ void write_fields(const std::string& path, const Grid& grid,
         H5Gclose);
     const hsize_t shape[3] = {hsize_t(g[0]), hsize_t(g[1]), hsize_t(g[2])};
     Hdf5Handle file_space(HCART_HDF5_CHECK(H5Screate_simple(3, shape, nullptr)), H5Sclose);
-    const Hdf5Handle dxpl = collective_transfer();
+    const Hdf5Handle dxpl = data_transfer();
+    std::vector<double> block;
     for (const auto& [name, field] : fields) {
       Hdf5Handle dataset(
           HCART_HDF5_CHECK(H5Dcreate2(group.get(), name.c_str(), H5T_NATIVE_DOUBLE,
                                       file_space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)),
           H5Dclose);
-      const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), field);
+      auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), field);
+      copy_owned(grid, host, block, true);
       const Selection s = select_block(grid, file_space.get());
       HCART_HDF5_CHECK(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, s.memory.get(), s.file.get(),
-                                dxpl.get(), host.data()));
+                                dxpl.get(), block.data()));
     }
     if (!metadata.state.empty()) {
       Hdf5Handle state(
@@ -297,9 +323,12 @@ void read_field(const std::string& path, const Grid& grid, const std::string& na
     Hdf5Handle file_space(HCART_HDF5_CHECK(H5Dget_space(dataset.get())), H5Sclose);
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), field);
     const Selection s = select_block(grid, file_space.get());
-    const Hdf5Handle dxpl = collective_transfer();
+    const Hdf5Handle dxpl = data_transfer();
+    std::vector<double> block(static_cast<std::size_t>(grid.local_size()[0]) *
+                              grid.local_size()[1] * grid.local_size()[2]);
     HCART_HDF5_CHECK(H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, s.memory.get(), s.file.get(),
-                             dxpl.get(), host.data()));
+                             dxpl.get(), block.data()));
+    copy_owned(grid, host, block, false);
     Kokkos::deep_copy(field, host);
   } catch (...) {
     failure = std::current_exception();

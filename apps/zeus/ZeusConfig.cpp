@@ -1,0 +1,189 @@
+#include "ZeusConfig.hpp"
+
+#include <hcart/core/Error.hpp>
+
+namespace hcart::zeus {
+
+namespace {
+const char* faces[6] = {"x_lower", "x_upper", "y_lower", "y_upper", "z_lower", "z_upper"};
+}
+
+DeckSchema schema() {
+  DeckSchema s;
+  s.add("mesh", "size", DeckType::IntegerList, "[64, 64, 64]",
+        "zones per direction (at least 3: the solver uses 3 halo layers)")
+      .length(3)
+      .at_least(3);
+  s.add("mesh", "lower", DeckType::RealList, "[0.0, 0.0, 0.0]", "lower corner of the domain")
+      .length(3);
+  s.add("mesh", "upper", DeckType::RealList, "[1.0, 1.0, 1.0]", "upper corner of the domain")
+      .length(3);
+  s.add("mesh", "cost", DeckType::RealList, "[1.0, 1.0, 1.0]",
+        "cost factors c_i of the communication weights")
+      .length(3)
+      .at_least(0);
+  for (const char* face : faces) {
+    s.add("boundary", face, DeckType::String, "\"outflow\"",
+          "reflecting, outflow or periodic (periodic on both faces of a direction)")
+        .one_of({"reflecting", "outflow", "periodic"});
+  }
+  s.add("decomposition", "strategy", DeckType::String, "\"hierarchical\"",
+        "how the process grid is chosen")
+      .one_of({"mpi", "weighted", "hierarchical", "manual"});
+  s.add("decomposition", "dims", DeckType::IntegerList, "[0, 0, 0]",
+        "fixed ranks per direction, 0 = free")
+      .length(3)
+      .at_least(0);
+  s.add("decomposition", "machine", DeckType::String, "\"\"",
+        "synthetic machine; empty: $HCART_MACHINE, else detect");
+  s.add("decomposition", "placement", DeckType::String, "\"block\"",
+        "rank numbering of a synthetic machine")
+      .one_of({"block", "round-robin"});
+  s.add("hydro", "gamma", DeckType::Real, "1.4", "ratio of specific heats").above(1);
+  s.add("hydro", "cfl", DeckType::Real, "0.5", "Courant number").above(0).at_most(1);
+  s.add("hydro", "q_quadratic", DeckType::Real, "2.0", "quadratic artificial viscosity coefficient")
+      .at_least(0);
+  s.add("hydro", "q_linear", DeckType::Real, "0.0", "linear artificial viscosity coefficient")
+      .at_least(0);
+  s.add("hydro", "t_end", DeckType::Real, "0.2", "end time").above(0);
+  s.add("hydro", "max_steps", DeckType::Integer, "100000", "steps at most")
+      .at_least(1)
+      .at_most(1e12);
+  s.add("hydro", "dt_growth", DeckType::Real, "1.3", "largest growth of the time step per step")
+      .at_least(1);
+  s.add("problem", "name", DeckType::String, "\"sod\"", "sod, sedov, noh or advection")
+      .one_of({"sod", "sedov", "noh", "advection"});
+  s.add("problem", "direction", DeckType::String, "\"x\"",
+        "direction of the Sod tube or the Noh flow")
+      .one_of({"x", "y", "z"});
+  s.add("problem", "sod_left", DeckType::RealList, "[1.0, 1.0]",
+        "Sod: (density, pressure) on the low side")
+      .length(2)
+      .above(0);
+  s.add("problem", "sod_right", DeckType::RealList, "[0.125, 0.1]",
+        "Sod: (density, pressure) on the high side")
+      .length(2)
+      .above(0);
+  s.add("problem", "density", DeckType::Real, "1.0", "ambient density (sedov, noh, advection)")
+      .above(0);
+  s.add("problem", "pressure", DeckType::Real, "1e-5", "ambient pressure (sedov, noh, advection)")
+      .above(0);
+  s.add("problem", "sedov_energy", DeckType::Real, "1.0",
+        "Sedov: blast energy of the whole sphere (the octant simulated gets an eighth)")
+      .above(0);
+  s.add("problem", "sedov_radius", DeckType::Real, "0.1",
+        "Sedov: radius of the sphere the energy is deposited in (at least 1.5 zones)")
+      .above(0);
+  s.add("problem", "noh_speed", DeckType::Real, "1.0", "Noh: inflow speed towards the low wall")
+      .above(0);
+  s.add("problem", "velocity", DeckType::RealList, "[1.0, 0.0, 0.0]", "advection: uniform velocity")
+      .length(3);
+  s.add("problem", "bump_amplitude", DeckType::Real, "0.5",
+        "advection: relative density excess of the bump")
+      .at_least(0);
+  s.add("problem", "bump_width", DeckType::Real, "0.1", "advection: Gaussian width (domain units)")
+      .above(0);
+  s.add("problem", "bump_shape", DeckType::String, "\"gaussian\"",
+        "advection: gaussian (3D) or sine (one period along x)")
+      .one_of({"gaussian", "sine"});
+  s.add("output", "directory", DeckType::String, "\"output\"", "where output files go");
+  s.add("output", "timers_json", DeckType::String, "\"\"",
+        "file name (inside directory) for the report as JSON");
+  s.add("output", "every", DeckType::Integer, "0",
+        "write the fields every this many steps (the final state is always written); 0: only the "
+        "final state")
+      .at_least(0);
+  s.add("output", "checkpoint_every", DeckType::Integer, "0",
+        "checkpoint every this many steps; 0: never")
+      .at_least(0);
+  s.add("output", "checkpoint_keep", DeckType::Integer, "2",
+        "newest checkpoints of the run kept; 0: all")
+      .at_least(0);
+  s.add("output", "restart", DeckType::String, "\"\"",
+        "checkpoint to continue from, on any number of ranks and with any strategy");
+  s.add("output", "progress_seconds", DeckType::Real, "5.0",
+        "seconds between progress lines; 0: none")
+      .at_least(0);
+  return s;
+}
+
+Config read_config(const Deck& deck) {
+  Config c;
+  Settings& s = c.settings;
+  const auto size = deck.integers("mesh", "size");
+  const auto lower = deck.reals("mesh", "lower"), upper = deck.reals("mesh", "upper");
+  const auto cost = deck.reals("mesh", "cost");
+  for (int i = 0; i < 3; ++i) {
+    HCART_REQUIRE(upper[i] > lower[i],
+                  "deck '" << deck.name() << "': [mesh] upper[" << i << "] = " << upper[i]
+                           << ", expected more than lower[" << i << "] = " << lower[i]);
+    c.spec.global_size[i] = size[i];
+    c.spec.halo_width[i] = 3;
+    c.spec.cost_factor[i] = cost[i];
+    s.lower[i] = lower[i];
+    s.upper[i] = upper[i];
+  }
+  for (int f = 0; f < 6; ++f) {
+    const std::string kind = deck.string("boundary", faces[f]);
+    s.boundary[f] = kind == "reflecting" ? Boundary::Reflecting
+                    : kind == "periodic" ? Boundary::Periodic
+                                         : Boundary::Outflow;
+  }
+  for (int d = 0; d < 3; ++d) {
+    const bool lo = s.boundary[2 * d] == Boundary::Periodic,
+               hi = s.boundary[2 * d + 1] == Boundary::Periodic;
+    HCART_REQUIRE(lo == hi, "deck '" << deck.name() << "': [boundary] " << faces[2 * d] << " and "
+                                     << faces[2 * d + 1]
+                                     << ": periodic must be set on both faces of a direction");
+    c.spec.periodic[d] = lo;
+  }
+  c.decomposition.strategy = parse_strategy(deck.string("decomposition", "strategy"));
+  const auto dims = deck.integers("decomposition", "dims");
+  for (int i = 0; i < 3; ++i) {
+    HCART_REQUIRE(dims[i] <= 1 << 30, "deck '" << deck.name() << "': [decomposition] dims = "
+                                               << dims[i] << ": too large");
+    c.decomposition.dims[i] = static_cast<int>(dims[i]);
+  }
+  c.decomposition.machine = deck.string("decomposition", "machine");
+  c.decomposition.placement = parse_placement(deck.string("decomposition", "placement"));
+  s.gamma = deck.real("hydro", "gamma");
+  s.cfl = deck.real("hydro", "cfl");
+  s.q_quadratic = deck.real("hydro", "q_quadratic");
+  s.q_linear = deck.real("hydro", "q_linear");
+  s.t_end = deck.real("hydro", "t_end");
+  s.max_steps = static_cast<long>(deck.integer("hydro", "max_steps"));
+  s.dt_growth = deck.real("hydro", "dt_growth");
+  const std::string name = deck.string("problem", "name");
+  s.problem = name == "sod"     ? Problem::Sod
+              : name == "sedov" ? Problem::Sedov
+              : name == "noh"   ? Problem::Noh
+                                : Problem::Advection;
+  s.direction = deck.string("problem", "direction")[0] - 'x';
+  const auto left = deck.reals("problem", "sod_left"), right = deck.reals("problem", "sod_right");
+  s.sod_left = {left[0], left[1]};
+  s.sod_right = {right[0], right[1]};
+  s.density = deck.real("problem", "density");
+  s.pressure = deck.real("problem", "pressure");
+  s.sedov_energy = deck.real("problem", "sedov_energy");
+  s.noh_speed = deck.real("problem", "noh_speed");
+  s.sedov_radius = deck.real("problem", "sedov_radius");
+  const auto v = deck.reals("problem", "velocity");
+  s.velocity = {v[0], v[1], v[2]};
+  s.bump_amplitude = deck.real("problem", "bump_amplitude");
+  s.bump_width = deck.real("problem", "bump_width");
+  s.bump_shape = deck.string("problem", "bump_shape");
+  s.progress_seconds = deck.real("output", "progress_seconds");
+  c.output.directory = deck.string("output", "directory");
+  c.output.timers_json = deck.string("output", "timers_json");
+  c.output.every = static_cast<long>(deck.integer("output", "every"));
+  c.output.checkpoint_every = static_cast<long>(deck.integer("output", "checkpoint_every"));
+  c.output.checkpoint_keep = static_cast<long>(deck.integer("output", "checkpoint_keep"));
+  c.output.restart = deck.string("output", "restart");
+  c.output.deck = deck.resolved();
+  HCART_REQUIRE(c.output.timers_json.find('/') == std::string::npos,
+                "deck '" << deck.name() << "': [output] timers_json = \"" << c.output.timers_json
+                         << "\": expected a file name without '/'");
+  return c;
+}
+
+} // namespace hcart::zeus

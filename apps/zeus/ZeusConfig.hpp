@@ -1,0 +1,62 @@
+// The ZEUS-like solver's deck: its schema, and the settings read from a validated deck.
+#pragma once
+
+#include <hcart/grid/Decomposition.hpp>
+#include <hcart/grid/GridSpec.hpp>
+#include <hcart/io/Deck.hpp>
+
+#include <array>
+#include <string>
+
+namespace hcart::zeus {
+
+enum class Boundary { Reflecting, Outflow, Periodic };
+enum class Problem { Sod, Sedov, Noh, Advection };
+
+struct Settings {
+  std::array<double, 3> lower{{0, 0, 0}}, upper{{1, 1, 1}};
+  std::array<Boundary, 6> boundary{}; ///< x-, x+, y-, y+, z-, z+
+  double gamma = 1.4;
+  double cfl = 0.5;
+  double q_quadratic = 2.0, q_linear = 0.0;
+  double t_end = 0.2;
+  long max_steps = 100000;
+  double dt_growth = 1.3;
+  Problem problem = Problem::Sod;
+  int direction = 0;                                                   ///< Sod and Noh: 0, 1 or 2
+  std::array<double, 2> sod_left{{1.0, 1.0}}, sod_right{{0.125, 0.1}}; ///< (rho, p)
+  double density = 1.0;      ///< ambient density (Sedov, Noh, advection)
+  double pressure = 1e-5;    ///< ambient pressure (Sedov, Noh, advection)
+  double sedov_energy = 1.0; ///< blast energy of the whole sphere
+  double sedov_radius = 0.1; ///< radius of the deposit (at least 1.5 zones)
+  double noh_speed = 1.0;
+  std::array<double, 3> velocity{{1, 0, 0}}; ///< advection velocity
+  double bump_amplitude = 0.5, bump_width = 0.1;
+  std::string bump_shape = "gaussian"; ///< or "sine" (along x)
+  double progress_seconds = 5.0;
+};
+
+struct Output {
+  std::string directory = "output";
+  std::string timers_json;
+  long every = 0; ///< field output every this many steps (the final state always)
+  long checkpoint_every = 0;
+  long checkpoint_keep = 2;
+  std::string restart;
+  std::string deck;
+};
+
+struct Config {
+  GridSpec spec;
+  DecompositionOptions decomposition;
+  Settings settings;
+  Output output;
+};
+
+/// \brief Every key the hydro solver accepts.
+DeckSchema schema();
+/// \brief Settings from a validated deck. \throws hcart::InputError for combinations the
+/// schema cannot express (periodic on one side only, upper <= lower), naming the keys.
+Config read_config(const Deck& deck);
+
+} // namespace hcart::zeus

@@ -1,0 +1,231 @@
+// zeus: 3D Cartesian hydrodynamics in the ZEUS tradition, decomposed by hcart, from a deck.
+//
+//   hcart-mpiexec -n 2 build/bin/zeus inputs/zeus/sod_x.toml
+//   hcart-mpiexec -n 4 build/bin/zeus inputs/zeus/sedov.toml --compare
+#include "CommandLine.hpp"
+#include "Table.hpp"
+#include "ZeusConfig.hpp"
+#include "ZeusSolver.hpp"
+
+#include <hcart/core/Collective.hpp>
+#include <hcart/core/Main.hpp>
+#include <hcart/core/MpiCheck.hpp>
+#include <hcart/grid/Decomposition.hpp>
+#include <hcart/grid/Grid.hpp>
+#include <hcart/io/Deck.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+namespace {
+
+using namespace hcart;
+
+struct Report {
+  std::string strategy, machine;
+  std::vector<std::string> notes;
+  std::array<int, 3> dims{};
+  std::vector<std::array<int, 3>> level_factors;
+  zeus::Result result;
+  std::vector<Timers::Summary> timers;
+  std::vector<std::string> level_names;
+  std::vector<long long> halo_bytes;
+  double zone_updates_per_rank = 0; ///< per second
+  double halo_share = 0;            ///< of the slowest rank's total
+  double mass = 0;
+};
+
+std::string fixed(double v, const char* format) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, v);
+  return text;
+}
+
+Report run_once(const zeus::Config& config, bool verbose, int rank) {
+  Timers timers;
+  auto total = std::make_unique<Timers::Region>(timers, "total");
+  const Decomposition decomp(MPI_COMM_WORLD, config.spec, config.decomposition);
+  const Grid grid(decomp);
+  zeus::Hydro hydro(grid, config.settings, timers, config.output);
+  const double t_end = config.settings.t_end;
+  auto progress = [&](const zeus::Progress& p) {
+    if (rank != 0 || !verbose) return;
+    std::printf("  step %ld  t = %.5g of %.5g  dt = %.3e  %.1f s\n", p.step, p.time, t_end, p.dt,
+                p.seconds);
+    std::fflush(stdout);
+  };
+  const zeus::Result result = hydro.run(progress);
+  total.reset();
+  Report r;
+  r.strategy = to_string(decomp.report().strategy);
+  r.machine = decomp.report().machine + " (" + decomp.report().machine_source + ")";
+  r.notes = decomp.report().notes;
+  r.dims = decomp.dims();
+  r.level_factors = decomp.level_factors();
+  r.result = result;
+  r.timers = timers.summarize(decomp.comm());
+  const HaloCounters& c = hydro.halo().counters();
+  r.level_names = c.level_names;
+  r.halo_bytes.assign(c.bytes.begin(), c.bytes.end());
+  HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, r.halo_bytes.data(),
+                                static_cast<int>(r.halo_bytes.size()), MPI_LONG_LONG, MPI_SUM,
+                                decomp.comm()));
+  const auto n = grid.local_size();
+  const double zones = static_cast<double>(n[0]) * n[1] * n[2];
+  double per_rank =
+      result.seconds > 0 ? zones * static_cast<double>(result.steps) / result.seconds : 0.0;
+  HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &per_rank, 1, MPI_DOUBLE, MPI_MIN, decomp.comm()));
+  r.zone_updates_per_rank = per_rank;
+  const double halo =
+      timers.seconds("halo.pack") + timers.seconds("halo.wait") + timers.seconds("halo.unpack");
+  double share = timers.seconds("total") > 0 ? halo / timers.seconds("total") : 0.0;
+  HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &share, 1, MPI_DOUBLE, MPI_MAX, decomp.comm()));
+  r.halo_share = share;
+  r.mass = hydro.total_mass();
+  return r;
+}
+
+void print_run(const Report& r) {
+  std::cout << "\nstrategy " << r.strategy << ", machine " << r.machine << ", dims "
+            << apps::join({r.dims[0], r.dims[1], r.dims[2]}) << "\n";
+  for (const auto& note : r.notes)
+    std::cout << "  note: " << note << "\n";
+  std::cout << "steps " << r.result.steps << ", t = " << r.result.time << ", "
+            << fixed(r.result.seconds, "%.3f") << " s, "
+            << fixed(r.zone_updates_per_rank / 1e6, "%.3f")
+            << " million zone updates/s per rank (slowest), "
+            << "halo exchange " << fixed(100 * r.halo_share, "%.1f") << "% of the time, total mass "
+            << fixed(r.mass, "%.15g") << "\n\n";
+  Timers::print(std::cout, r.timers);
+}
+
+nlohmann::json to_json(const Report& r, const std::string& deck) {
+  nlohmann::json j;
+  j["schema"] = "hcart-zeus-report/1";
+  j["deck"] = deck;
+  j["strategy"] = r.strategy;
+  j["machine"] = r.machine;
+  j["dims"] = r.dims;
+  j["level_factors"] = r.level_factors;
+  j["steps"] = r.result.steps;
+  j["time"] = r.result.time;
+  j["seconds"] = r.result.seconds;
+  j["zone_updates_per_second_per_rank"] = r.zone_updates_per_rank;
+  j["halo_share"] = r.halo_share;
+  j["total_mass"] = r.mass;
+  nlohmann::json timers = nlohmann::json::array();
+  for (const auto& t : r.timers) {
+    timers.push_back({{"name", t.name},
+                      {"min", t.min},
+                      {"mean", t.mean},
+                      {"max", t.max},
+                      {"imbalance", t.imbalance}});
+  }
+  j["timers"] = timers;
+  return j;
+}
+
+} // namespace
+
+int main(int argc, char* argv[]) {
+  return hcart::run_main(argc, argv, "zeus", [&](hcart::Environment& env) {
+    CLI::App app{
+        "zeus: 3D Cartesian hydrodynamics (ZEUS-like) decomposed by hcart. Keys: docs/decks.md.",
+        "zeus"};
+    std::string deck_path;
+    std::vector<std::string> overrides;
+    bool compare = false, reference = false;
+    app.add_option("deck", deck_path, "input deck (TOML)");
+    app.add_option("--set", overrides, "override a deck value: table.key=value (repeatable)");
+    app.add_flag("--compare", compare, "run once per strategy and print them side by side");
+    app.add_flag("--deck-reference", reference, "print every deck key (Markdown) and exit");
+    if (!hcart::apps::parse_command_line(app, argc, argv, env.rank())) return 0;
+    if (reference) {
+      if (env.rank() == 0) std::cout << zeus::schema().reference();
+      return 0;
+    }
+    if (deck_path.empty()) {
+      hcart::InputError error(
+          "a deck is required: zeus DECK [--set table.key=value] [--compare] (see --help)");
+      error.set_collective(true);
+      throw error;
+    }
+    const hcart::Deck deck =
+        hcart::Deck::load(MPI_COMM_WORLD, deck_path, overrides, zeus::schema());
+    zeus::Config config;
+    hcart::agree_on_errors(MPI_COMM_WORLD, [&] { config = zeus::read_config(deck); });
+    const bool root = env.rank() == 0;
+    if (root)
+      std::cout << "zeus: " << env.size() << " ranks, deck " << deck.name() << ", resolved:\n"
+                << deck.resolved() << std::endl;
+    if (!compare) {
+      const Report report = run_once(config, true, env.rank());
+      if (root) print_run(report);
+      if (!config.output.timers_json.empty()) {
+        hcart::agree_on_errors(MPI_COMM_WORLD, [&] {
+          if (!root) return;
+          std::filesystem::create_directories(config.output.directory);
+          const auto path =
+              std::filesystem::path(config.output.directory) / config.output.timers_json;
+          std::ofstream(path.string() + ".tmp") << to_json(report, deck.resolved()).dump(2) << "\n";
+          std::filesystem::rename(path.string() + ".tmp", path);
+        });
+      }
+      return 0;
+    }
+    std::vector<hcart::Strategy> strategies = {hcart::Strategy::Mpi, hcart::Strategy::Weighted,
+                                               hcart::Strategy::Hierarchical};
+    bool all_dims = true;
+    for (int d : config.decomposition.dims)
+      all_dims = all_dims && d > 0;
+    if (all_dims) strategies.push_back(hcart::Strategy::Manual);
+    std::vector<Report> runs;
+    for (hcart::Strategy s : strategies) {
+      zeus::Config c = config;
+      c.decomposition.strategy = s;
+      if (s != hcart::Strategy::Manual) c.decomposition.dims = {0, 0, 0};
+      c.output.directory = config.output.directory + "/" + hcart::to_string(s);
+      if (root) std::cout << "running strategy " << hcart::to_string(s) << std::endl;
+      runs.push_back(run_once(c, false, env.rank()));
+    }
+    if (root) {
+      std::vector<std::string> header = {"strategy"};
+      for (const auto& r : runs)
+        header.push_back(r.strategy);
+      hcart::apps::Table table(header);
+      auto row = [&](const std::string& label, auto cell) {
+        std::vector<std::string> cells = {label};
+        for (const auto& r : runs)
+          cells.push_back(cell(r));
+        table.add_row(cells);
+      };
+      row("dims", [](const Report& r) {
+        return hcart::apps::join({r.dims[0], r.dims[1], r.dims[2]});
+      });
+      row(runs.front().level_names[0] + " halo bytes", [](const Report& r) {
+        return hcart::apps::human_bytes(static_cast<double>(r.halo_bytes[0]));
+      });
+      row("all halo bytes", [](const Report& r) {
+        long long sum = 0;
+        for (std::size_t l = 0; l + 1 < r.halo_bytes.size(); ++l)
+          sum += r.halo_bytes[l];
+        return hcart::apps::human_bytes(static_cast<double>(sum));
+      });
+      row("steps", [](const Report& r) { return std::to_string(r.result.steps); });
+      row("seconds", [](const Report& r) { return fixed(r.result.seconds, "%.3f"); });
+      row("Mzone updates/s/rank",
+          [](const Report& r) { return fixed(r.zone_updates_per_rank / 1e6, "%.3f"); });
+      row("halo share", [](const Report& r) { return fixed(100 * r.halo_share, "%.1f%%"); });
+      row("saving vs mpi, time", [&](const Report& r) {
+        return fixed(100.0 * (1.0 - r.result.seconds / runs.front().result.seconds), "%.1f%%");
+      });
+      std::cout << "\n";
+      table.print(std::cout);
+    }
+    return 0;
+  });
+}

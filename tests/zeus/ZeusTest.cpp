@@ -1,0 +1,319 @@
+// The hydro solver: Sod against the exact Riemann solution (convergence, x/y/z agreement),
+// periodic advection (mass conservation, order), Sedov's shock radius, checkpoint/restart,
+// and bitwise identical results for every rank count and strategy.
+#include "ExactRiemann.hpp"
+#include "ZeusConfig.hpp"
+#include "ZeusSolver.hpp"
+
+#include <hcart/grid/Decomposition.hpp>
+#include <hcart/grid/Grid.hpp>
+#include <hcart/io/Deck.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+
+using namespace hcart;
+
+namespace {
+
+int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+zeus::Config config(const std::string& deck, const std::vector<std::string>& overrides = {}) {
+  return zeus::read_config(Deck::parse(deck, "test", overrides, zeus::schema()));
+}
+
+std::string sod_deck(char direction, int zones) {
+  std::string size = direction == 'x'   ? "[" + std::to_string(zones) + ", 4, 4]"
+                     : direction == 'y' ? "[4, " + std::to_string(zones) + ", 4]"
+                                        : "[4, 4, " + std::to_string(zones) + "]";
+  std::string deck = "[mesh]\nsize = " + size + "\n[boundary]\n";
+  for (char d : std::string("xyz")) {
+    const char* kind = d == direction ? "outflow" : "periodic";
+    deck += std::string(1, d) + "_lower = \"" + kind + "\"\n" + std::string(1, d) + "_upper = \"" +
+            kind + "\"\n";
+  }
+  deck += "[hydro]\ngamma = 1.4\nt_end = 0.2\n[problem]\nname = \"sod\"\ndirection = \"" +
+          std::string(1, direction) + "\"\n";
+  return deck;
+}
+
+// Runs the problem to t_end on `comm` without writing files.
+struct Simulation {
+  std::unique_ptr<Decomposition> decomp;
+  std::unique_ptr<Grid> grid;
+  Timers timers;
+  std::unique_ptr<zeus::Hydro> hydro;
+  Simulation(MPI_Comm comm, const zeus::Config& c, long steps = -1) {
+    decomp = std::make_unique<Decomposition>(comm, c.spec, c.decomposition);
+    grid = std::make_unique<Grid>(*decomp);
+    hydro = std::make_unique<zeus::Hydro>(*grid, c.settings, timers, c.output);
+    if (steps >= 0) {
+      for (long s = 0; s < steps; ++s)
+        hydro->step();
+    } else {
+      while (hydro->time() < c.settings.t_end)
+        hydro->step();
+    }
+  }
+};
+
+// Averages of the owned zones of `field` over the planes normal to direction a, all ranks.
+std::vector<double> profile(const Simulation& run, const Field<double>& field, int a) {
+  const Grid& g = *run.grid;
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), field);
+  const auto n = g.local_size(), h = g.halo_width();
+  const auto off = g.global_offset();
+  std::vector<double> sum(static_cast<std::size_t>(g.global_size()[a]), 0.0);
+  for (int i = 0; i < n[0]; ++i)
+    for (int j = 0; j < n[1]; ++j)
+      for (int k = 0; k < n[2]; ++k) {
+        const int idx[3] = {i, j, k};
+        sum[static_cast<std::size_t>(off[a] + idx[a])] += host(i + h[0], j + h[1], k + h[2]);
+      }
+  MPI_Allreduce(MPI_IN_PLACE, sum.data(), static_cast<int>(sum.size()), MPI_DOUBLE, MPI_SUM,
+                g.decomposition().comm());
+  const auto G = g.global_size();
+  const double plane = static_cast<double>(G[0] * G[1] * G[2] / G[a]);
+  for (auto& v : sum)
+    v /= plane;
+  return sum;
+}
+
+double sod_l1(const Simulation& run, int a) {
+  const auto rho = profile(run, run.hydro->density(), a);
+  const test::ExactRiemann exact({1.0, 0.0, 1.0}, {0.125, 0.0, 0.1}, 1.4);
+  double l1 = 0;
+  for (std::size_t i = 0; i < rho.size(); ++i) {
+    const double x = (static_cast<double>(i) + 0.5) / static_cast<double>(rho.size());
+    l1 += std::fabs(rho[i] - exact.density((x - 0.5) / run.hydro->time()));
+  }
+  return l1 / static_cast<double>(rho.size());
+}
+
+// The owned zones of `field` on rank 0 of the run, in global order (empty elsewhere).
+std::vector<double> gather(const Simulation& run, const Field<double>& field) {
+  const Grid& g = *run.grid;
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), field);
+  const auto n = g.local_size(), h = g.halo_width();
+  const auto off = g.global_offset(), G = g.global_size();
+  std::vector<double> mine;
+  for (int i = 0; i < n[0]; ++i)
+    for (int j = 0; j < n[1]; ++j)
+      for (int k = 0; k < n[2]; ++k) {
+        mine.push_back(static_cast<double>(((off[0] + i) * G[1] + off[1] + j) * G[2] + off[2] + k));
+        mine.push_back(host(i + h[0], j + h[1], k + h[2]));
+      }
+  const MPI_Comm comm = g.decomposition().comm();
+  int size = 0, count = static_cast<int>(mine.size());
+  MPI_Comm_size(comm, &size);
+  std::vector<int> counts(size), displs(size, 0);
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
+  for (int r = 1; r < size; ++r)
+    displs[r] = displs[r - 1] + counts[r - 1];
+  const bool root = g.decomposition().rank() == 0;
+  std::vector<double> all(root ? displs[size - 1] + counts[size - 1] : 0);
+  MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE,
+              0, comm);
+  std::vector<double> field_out;
+  if (root) {
+    field_out.assign(static_cast<std::size_t>(G[0] * G[1] * G[2]), std::nan(""));
+    for (std::size_t p = 0; p < all.size(); p += 2)
+      field_out[static_cast<std::size_t>(all[p])] = all[p + 1];
+  }
+  return field_out;
+}
+
+MPI_Comm first_ranks(int n) {
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, world_rank() < n ? 0 : MPI_UNDEFINED, world_rank(), &comm);
+  return comm;
+}
+
+} // namespace
+
+// Thresholds from the convergence study in docs/zeus.md (100, 200, 400 zones: L1 = 0.00639,
+// 0.00363, 0.00220; orders 0.82 and 0.72), with about 10% of margin.
+TEST(Zeus, SodConvergesToTheExactRiemannSolution) {
+  double l1[3];
+  const int zones[3] = {100, 200, 400};
+  for (int r = 0; r < 3; ++r) {
+    const Simulation run(MPI_COMM_WORLD, config(sod_deck('x', zones[r])));
+    l1[r] = sod_l1(run, 0);
+  }
+  EXPECT_LT(l1[1], 0.0040) << "L1 error of the density at 200 zones";
+  for (int r = 0; r < 2; ++r) {
+    const double order = std::log2(l1[r] / l1[r + 1]);
+    EXPECT_GT(order, 0.6) << zones[r] << " -> " << zones[r + 1] << " zones";
+    EXPECT_LT(order, 1.0) << zones[r] << " -> " << zones[r + 1] << " zones";
+  }
+}
+
+TEST(Zeus, SodAlongXYAndZAgreesAndStaysOneDimensional) {
+  std::vector<double> profiles[3];
+  for (int a = 0; a < 3; ++a) {
+    const Simulation run(MPI_COMM_WORLD, config(sod_deck(static_cast<char>('x' + a), 100)));
+    profiles[a] = profile(run, run.hydro->density(), a);
+    for (int b = 0; b < 3; ++b) {
+      if (b == a) continue;
+      const auto v = profile(run, run.hydro->velocity(b), a);
+      double most = 0;
+      for (double x : v)
+        most = std::max(most, std::fabs(x));
+      EXPECT_EQ(most, 0.0) << "velocity " << b << " of the tube along " << a;
+    }
+  }
+  for (std::size_t i = 0; i < profiles[0].size(); ++i) {
+    EXPECT_NEAR(profiles[1][i], profiles[0][i], 1e-13) << "zone " << i;
+    EXPECT_NEAR(profiles[2][i], profiles[0][i], 1e-13) << "zone " << i;
+  }
+}
+
+TEST(Zeus, AdvectionConservesMassAndConvergesAtSecondOrder) {
+  double l1[2];
+  const int zones[2] = {32, 64};
+  for (int r = 0; r < 2; ++r) {
+    const std::string deck = "[mesh]\nsize = [" + std::to_string(zones[r]) +
+                             ", 4, 4]\n[boundary]\nx_lower = \"periodic\"\nx_upper = "
+                             "\"periodic\"\ny_lower = \"periodic\"\n"
+                             "y_upper = \"periodic\"\nz_lower = \"periodic\"\nz_upper = "
+                             "\"periodic\"\n[hydro]\nt_end = 1.0\n"
+                             "[problem]\nname = \"advection\"\npressure = 1.0\nvelocity = [1.0, "
+                             "0.0, 0.0]\nbump_shape = \"sine\"\n";
+    const zeus::Config c = config(deck);
+    Simulation run(MPI_COMM_WORLD, c, 0);
+    const double mass0 = run.hydro->total_mass();
+    while (run.hydro->time() < 1.0)
+      run.hydro->step();
+    EXPECT_NEAR(run.hydro->total_mass(), mass0, 1e-13 * mass0); // round-off of the sums
+    const auto rho = profile(run, run.hydro->density(), 0);
+    double err = 0;
+    for (std::size_t i = 0; i < rho.size(); ++i) {
+      const double x = (static_cast<double>(i) + 0.5) / static_cast<double>(rho.size());
+      err += std::fabs(rho[i] - (1.0 + 0.5 * std::sin(2 * 3.14159265358979323846 * x)));
+    }
+    l1[r] = err / static_cast<double>(rho.size());
+  }
+  EXPECT_GE(std::log2(l1[0] / l1[1]), 1.5) << "errors " << l1[0] << ", " << l1[1];
+}
+
+TEST(Zeus, SedovShockRadius) {
+  // The radius where the radially binned density falls to half way between its peak and
+  // the ambient density, on the outer flank, against xi0 (E t^2 / rho0)^(1/5).
+  const int N = 24;
+  const zeus::Config c =
+      config("[mesh]\nsize = [24, 24, 24]\n[boundary]\nx_lower = \"reflecting\"\n"
+             "y_lower = \"reflecting\"\nz_lower = \"reflecting\"\n[hydro]\ngamma = "
+             "1.6666666666666667\nt_end = 0.2\n[problem]\nname = \"sedov\"\n");
+  const Simulation run(MPI_COMM_WORLD, c);
+  const std::vector<double> rho = gather(run, run.hydro->density());
+  if (world_rank() != 0) return;
+  std::vector<double> sum(N, 0.0), count(N, 0.0);
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j)
+      for (int k = 0; k < N; ++k) {
+        const double r =
+            std::sqrt((i + 0.5) * (i + 0.5) + (j + 0.5) * (j + 0.5) + (k + 0.5) * (k + 0.5)) / N;
+        const int bin = static_cast<int>(r * N);
+        if (bin >= N) continue;
+        sum[bin] += rho[(static_cast<std::size_t>(i) * N + j) * N + k];
+        count[bin] += 1;
+      }
+  int peak = 0;
+  for (int b = 0; b < N; ++b) {
+    sum[b] /= std::max(count[b], 1.0);
+    if (sum[b] > sum[peak]) peak = b;
+  }
+  const double half = 0.5 * (sum[peak] + 1.0);
+  int b = peak;
+  while (b + 1 < N && sum[b + 1] > half)
+    ++b;
+  const double radius = (b + 0.5 + (sum[b] - half) / (sum[b] - sum[b + 1])) / N;
+  const double analytic = 1.152 * std::pow(0.2 * 0.2, 0.2);
+  EXPECT_NEAR(radius, analytic, 0.05 * analytic);
+}
+
+TEST(Zeus, BitwiseIdenticalForEveryRankCountAndStrategy) {
+  const std::vector<std::string> decks = {
+      "[mesh]\nsize = [14, 12, 10]\n[boundary]\nx_lower = \"reflecting\"\ny_lower = "
+      "\"reflecting\"\n"
+      "z_upper = \"reflecting\"\n[hydro]\ngamma = 1.6666666666666667\n[problem]\nname = "
+      "\"sedov\"\nsedov_radius = 0.2\n",
+      "[mesh]\nsize = [12, 10, 14]\n[boundary]\nx_lower = \"periodic\"\nx_upper = "
+      "\"periodic\"\ny_lower = "
+      "\"periodic\"\ny_upper = \"periodic\"\n[problem]\nname = \"advection\"\npressure = "
+      "1.0\nvelocity = [1.0, -0.5, "
+      "0.25]\nbump_width = 0.2\n"};
+  for (const auto& deck : decks) {
+    std::vector<double> reference;
+    if (MPI_Comm self = first_ranks(1); self != MPI_COMM_NULL) {
+      const Simulation run(self, config(deck), 12);
+      reference = gather(run, run.hydro->density());
+      const auto e = gather(run, run.hydro->energy());
+      reference.insert(reference.end(), e.begin(), e.end());
+      MPI_Comm_free(&self);
+    }
+    for (const char* strategy : {"mpi", "weighted", "hierarchical"}) {
+      const Simulation run(MPI_COMM_WORLD,
+                           config(deck, {"decomposition.strategy=" + std::string(strategy)}), 12);
+      std::vector<double> mine = gather(run, run.hydro->density());
+      const auto e = gather(run, run.hydro->energy());
+      mine.insert(mine.end(), e.begin(), e.end());
+      if (world_rank() == 0) {
+        ASSERT_EQ(mine.size(), reference.size());
+        EXPECT_EQ(std::memcmp(mine.data(), reference.data(), mine.size() * sizeof(double)), 0)
+            << strategy << ", dims " << run.decomp->dims()[0] << "x" << run.decomp->dims()[1] << "x"
+            << run.decomp->dims()[2];
+      }
+    }
+  }
+}
+
+TEST(Zeus, CheckpointRestartOnAnotherRankCountIsBitwiseExact) {
+  int P = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &P);
+  // 21 zones in x: room for MPI_Dims_create's 7x1x1 when 7 of 8 ranks resume.
+  const std::string deck =
+      "[mesh]\nsize = [21, 12, 12]\n[boundary]\nx_lower = \"reflecting\"\ny_lower = "
+      "\"reflecting\"\nz_lower = \"reflecting\"\n[hydro]\ngamma = 1.6666666666666667\n"
+      "[problem]\nname = \"sedov\"\nsedov_radius = 0.25\n";
+  std::vector<double> straight;
+  {
+    const Simulation run(MPI_COMM_WORLD, config(deck), 16);
+    straight = gather(run, run.hydro->density());
+  }
+  const std::string directory =
+      (std::filesystem::temp_directory_path() / ("hcart-zeus-restart-" + std::to_string(P)))
+          .string();
+  std::string checkpoint;
+  {
+    zeus::Config c =
+        config(deck, {"decomposition.strategy=weighted", "output.directory=" + directory});
+    const Simulation run(MPI_COMM_WORLD, c, 8);
+    checkpoint = run.hydro->write_checkpoint();
+  }
+  const int readers = P > 1 ? P - 1 : 1;
+  if (MPI_Comm comm = first_ranks(readers); comm != MPI_COMM_NULL) {
+    zeus::Config c = config(deck, {"decomposition.strategy=mpi", "output.restart=" + checkpoint});
+    const Simulation run(comm, c, 8);
+    EXPECT_EQ(run.hydro->steps(), 16);
+    const auto resumed = gather(run, run.hydro->density());
+    if (world_rank() == 0) {
+      ASSERT_EQ(resumed.size(), straight.size());
+      long differ = 0;
+      double worst = 0;
+      for (std::size_t i = 0; i < straight.size(); ++i) {
+        differ += resumed[i] != straight[i];
+        worst = std::max(worst, std::fabs(resumed[i] - straight[i]));
+      }
+      EXPECT_EQ(differ, 0) << "largest difference " << worst << ", time " << run.hydro->time();
+    }
+    MPI_Comm_free(&comm);
+  }
+}
