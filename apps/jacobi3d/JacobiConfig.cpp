@@ -1,5 +1,7 @@
 #include "JacobiConfig.hpp"
 
+#include "AppDeck.hpp"
+
 #include <hcart/core/Error.hpp>
 
 namespace hcart::jacobi {
@@ -17,18 +19,7 @@ DeckSchema schema() {
         "cost factors c_i of the communication weights w_i = G c_i h_i / g_i")
       .length(3)
       .at_least(0);
-  s.add("decomposition", "strategy", DeckType::String, "\"hierarchical\"",
-        "how the process grid is chosen")
-      .one_of({"mpi", "weighted", "hierarchical", "manual"});
-  s.add("decomposition", "dims", DeckType::IntegerList, "[0, 0, 0]",
-        "fixed ranks per direction, 0 = free (all > 0 for manual)")
-      .length(3)
-      .at_least(0);
-  s.add("decomposition", "machine", DeckType::String, "\"\"",
-        "synthetic machine, e.g. \"node:2 core:4\"; empty: $HCART_MACHINE, else detect");
-  s.add("decomposition", "placement", DeckType::String, "\"block\"",
-        "rank numbering of a synthetic machine")
-      .one_of({"block", "round-robin"});
+  apps::add_decomposition_keys(s);
   s.add("jacobi", "problem", DeckType::String, "\"laplace\"",
         "laplace (Dirichlet values per face) or poisson (manufactured solution)")
       .one_of({"laplace", "poisson"});
@@ -80,15 +71,7 @@ Config read_config(const Deck& deck) {
     c.spec.periodic[i] = periodic[i];
     c.spec.cost_factor[i] = cost[i];
   }
-  c.decomposition.strategy = parse_strategy(deck.string("decomposition", "strategy"));
-  const auto dims = deck.integers("decomposition", "dims");
-  for (int i = 0; i < 3; ++i) {
-    HCART_REQUIRE(dims[i] <= 1 << 30, "deck '" << deck.name() << "': [decomposition] dims = "
-                                               << dims[i] << ": too large");
-    c.decomposition.dims[i] = static_cast<int>(dims[i]);
-  }
-  c.decomposition.machine = deck.string("decomposition", "machine");
-  c.decomposition.placement = parse_placement(deck.string("decomposition", "placement"));
+  c.decomposition = apps::read_decomposition(deck);
   c.settings.problem =
       deck.string("jacobi", "problem") == "poisson" ? Problem::Poisson : Problem::Laplace;
   c.settings.max_iterations = static_cast<long>(deck.integer("jacobi", "max_iterations"));

@@ -1,5 +1,6 @@
 #include "JacobiSolver.hpp"
 
+#include "AppDeck.hpp"
 #include "jacobi_kernels.hpp"
 
 #include <hcart/core/Collective.hpp>
@@ -77,17 +78,9 @@ Solver::Solver(const Grid& grid, const Settings& settings, Timers& timers, const
   }
 }
 
-namespace {
-std::string numbered(const std::string& directory, const char* stem, long step) {
-  char name[64];
-  std::snprintf(name, sizeof name, "%s_%08ld.h5", stem, step);
-  return (std::filesystem::path(directory) / name).string();
-}
-} // namespace
-
 void Solver::write_output() {
   auto scope = m_timers.region("io");
-  const std::string path = numbered(m_output.directory, "jacobi3d", m_iteration);
+  const std::string path = apps::numbered_file(m_output.directory, "jacobi3d", m_iteration);
   FileMetadata meta;
   meta.application = "jacobi3d";
   meta.kind = "output";
@@ -113,7 +106,7 @@ void Solver::write_output() {
 
 std::string Solver::write_checkpoint(double residual) {
   auto scope = m_timers.region("io");
-  const std::string path = numbered(m_output.directory, "checkpoint", m_iteration);
+  const std::string path = apps::numbered_file(m_output.directory, "checkpoint", m_iteration);
   FileMetadata meta;
   meta.application = "jacobi3d";
   meta.kind = "checkpoint";
@@ -123,16 +116,9 @@ std::string Solver::write_checkpoint(double residual) {
   meta.state["iteration"] = static_cast<double>(m_iteration);
   meta.state["residual"] = residual;
   write_fields(path, m_grid, {{"u", m_u}}, meta);
-  m_checkpoints.push_back(path);
   // Older checkpoints go only now that a newer one is complete.
-  while (m_output.checkpoint_keep > 0 &&
-         static_cast<long>(m_checkpoints.size()) > m_output.checkpoint_keep) {
-    if (m_grid.decomposition().rank() == 0) {
-      std::error_code ignored;
-      std::filesystem::remove(m_checkpoints.front(), ignored);
-    }
-    m_checkpoints.erase(m_checkpoints.begin());
-  }
+  apps::keep_newest(m_checkpoints, path, m_output.checkpoint_keep,
+                    m_grid.decomposition().rank() == 0);
   return path;
 }
 

@@ -1,5 +1,7 @@
 #include "ZeusConfig.hpp"
 
+#include "AppDeck.hpp"
+
 #include <hcart/core/Error.hpp>
 
 namespace hcart::zeus {
@@ -27,18 +29,7 @@ DeckSchema schema() {
           "reflecting, outflow or periodic (periodic on both faces of a direction)")
         .one_of({"reflecting", "outflow", "periodic"});
   }
-  s.add("decomposition", "strategy", DeckType::String, "\"hierarchical\"",
-        "how the process grid is chosen")
-      .one_of({"mpi", "weighted", "hierarchical", "manual"});
-  s.add("decomposition", "dims", DeckType::IntegerList, "[0, 0, 0]",
-        "fixed ranks per direction, 0 = free")
-      .length(3)
-      .at_least(0);
-  s.add("decomposition", "machine", DeckType::String, "\"\"",
-        "synthetic machine; empty: $HCART_MACHINE, else detect");
-  s.add("decomposition", "placement", DeckType::String, "\"block\"",
-        "rank numbering of a synthetic machine")
-      .one_of({"block", "round-robin"});
+  apps::add_decomposition_keys(s);
   s.add("hydro", "gamma", DeckType::Real, "1.4", "ratio of specific heats").above(1);
   s.add("hydro", "cfl", DeckType::Real, "0.5", "Courant number").above(0).at_most(1);
   s.add("hydro", "q_quadratic", DeckType::Real, "2.0", "quadratic artificial viscosity coefficient")
@@ -137,15 +128,7 @@ Config read_config(const Deck& deck) {
                                      << ": periodic must be set on both faces of a direction");
     c.spec.periodic[d] = lo;
   }
-  c.decomposition.strategy = parse_strategy(deck.string("decomposition", "strategy"));
-  const auto dims = deck.integers("decomposition", "dims");
-  for (int i = 0; i < 3; ++i) {
-    HCART_REQUIRE(dims[i] <= 1 << 30, "deck '" << deck.name() << "': [decomposition] dims = "
-                                               << dims[i] << ": too large");
-    c.decomposition.dims[i] = static_cast<int>(dims[i]);
-  }
-  c.decomposition.machine = deck.string("decomposition", "machine");
-  c.decomposition.placement = parse_placement(deck.string("decomposition", "placement"));
+  c.decomposition = apps::read_decomposition(deck);
   s.gamma = deck.real("hydro", "gamma");
   s.cfl = deck.real("hydro", "cfl");
   s.q_quadratic = deck.real("hydro", "q_quadratic");

@@ -1,5 +1,6 @@
 #include "ZeusSolver.hpp"
 
+#include "AppDeck.hpp"
 #include "zeus_kernels.hpp"
 
 #include <hcart/core/Collective.hpp>
@@ -489,30 +490,24 @@ double Hydro::total_mass() const {
   return global * m_dx[0] * m_dx[1] * m_dx[2];
 }
 
-namespace {
-std::string numbered(const std::string& directory, const char* stem, long step) {
-  char name[64];
-  std::snprintf(name, sizeof name, "%s_%08ld.h5", stem, step);
-  return (std::filesystem::path(directory) / name).string();
+std::vector<std::pair<std::string, Field<double>>> Hydro::named_fields() const {
+  return {{field_names[0], m_d},
+          {field_names[1], m_e},
+          {field_names[2], m_v[0]},
+          {field_names[3], m_v[1]},
+          {field_names[4], m_v[2]}};
 }
-} // namespace
 
 std::string Hydro::write_output() {
   auto scope = m_timers.region("io");
-  const std::string path = numbered(m_output.directory, "zeus", m_steps);
+  const std::string path = apps::numbered_file(m_output.directory, "zeus", m_steps);
   FileMetadata meta;
   meta.application = "zeus";
   meta.kind = "output";
   meta.time = m_time;
   meta.step = m_steps;
   meta.deck = m_output.deck;
-  write_fields(path, m_grid,
-               {{field_names[0], m_d},
-                {field_names[1], m_e},
-                {field_names[2], m_v[0]},
-                {field_names[3], m_v[1]},
-                {field_names[4], m_v[2]}},
-               meta);
+  write_fields(path, m_grid, named_fields(), meta);
   const std::string name = std::filesystem::path(path).filename().string();
   m_outputs.emplace_back(name, m_time);
   XdmfGeometry geometry;
@@ -534,7 +529,7 @@ std::string Hydro::write_output() {
 
 std::string Hydro::write_checkpoint() {
   auto scope = m_timers.region("io");
-  const std::string path = numbered(m_output.directory, "checkpoint", m_steps);
+  const std::string path = apps::numbered_file(m_output.directory, "checkpoint", m_steps);
   FileMetadata meta;
   meta.application = "zeus";
   meta.kind = "checkpoint";
@@ -542,22 +537,9 @@ std::string Hydro::write_checkpoint() {
   meta.step = m_steps;
   meta.deck = m_output.deck;
   meta.state = {{"time", m_time}, {"dt", m_dt}, {"step", static_cast<double>(m_steps)}};
-  write_fields(path, m_grid,
-               {{field_names[0], m_d},
-                {field_names[1], m_e},
-                {field_names[2], m_v[0]},
-                {field_names[3], m_v[1]},
-                {field_names[4], m_v[2]}},
-               meta);
-  m_checkpoints.push_back(path);
-  while (m_output.checkpoint_keep > 0 &&
-         static_cast<long>(m_checkpoints.size()) > m_output.checkpoint_keep) {
-    if (m_grid.decomposition().rank() == 0) {
-      std::error_code ignored;
-      std::filesystem::remove(m_checkpoints.front(), ignored);
-    }
-    m_checkpoints.erase(m_checkpoints.begin());
-  }
+  write_fields(path, m_grid, named_fields(), meta);
+  apps::keep_newest(m_checkpoints, path, m_output.checkpoint_keep,
+                    m_grid.decomposition().rank() == 0);
   return path;
 }
 

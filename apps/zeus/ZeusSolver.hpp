@@ -61,6 +61,7 @@ private:
   void source(double dt);
   void sweep(int a, double dt);
   void after_step();
+  std::vector<std::pair<std::string, Field<double>>> named_fields() const;
 
   const Grid& m_grid;
   Settings m_s;

@@ -1,6 +1,7 @@
 // Jacobi3D: the field after k iterations is bitwise the same for every rank count,
 // strategy and overlap setting, and equals a serial reference written with plain loops;
 // the Poisson problem converges to its exact discrete solution with second order in h.
+#include "GatherField.hpp"
 #include "JacobiSolver.hpp"
 #include "jacobi_kernels.hpp"
 
@@ -21,43 +22,6 @@ int world_rank() {
   int r = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &r);
   return r;
-}
-
-// The owned cells of every rank in global index order, on rank 0 (others: empty).
-std::vector<double> gather_global(const Grid& grid, const Field<double>& u) {
-  const auto g = grid.global_size();
-  const auto n = grid.local_size();
-  const auto off = grid.global_offset();
-  const auto h = grid.halo_width();
-  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u);
-  // Each rank sends (global linear index, value) pairs of its owned cells.
-  std::vector<double> mine;
-  for (int i = 0; i < n[0]; ++i)
-    for (int j = 0; j < n[1]; ++j)
-      for (int k = 0; k < n[2]; ++k) {
-        const double index =
-            static_cast<double>(((off[0] + i) * g[1] + off[1] + j) * g[2] + off[2] + k);
-        mine.push_back(index);
-        mine.push_back(host(i + h[0], j + h[1], k + h[2]));
-      }
-  const MPI_Comm comm = grid.decomposition().comm();
-  int size = 0, count = static_cast<int>(mine.size());
-  MPI_Comm_size(comm, &size);
-  std::vector<int> counts(size), displs(size, 0);
-  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
-  for (int r = 1; r < size; ++r)
-    displs[r] = displs[r - 1] + counts[r - 1];
-  std::vector<double> all(grid.decomposition().rank() == 0 ? displs[size - 1] + counts[size - 1]
-                                                           : 0);
-  MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE,
-              0, comm);
-  std::vector<double> field;
-  if (grid.decomposition().rank() == 0) {
-    field.assign(static_cast<std::size_t>(g[0] * g[1] * g[2]), std::nan(""));
-    for (std::size_t p = 0; p < all.size(); p += 2)
-      field[static_cast<std::size_t>(all[p])] = all[p + 1];
-  }
-  return field;
 }
 
 // The same iteration with plain loops on one array with a ghost layer.
@@ -165,7 +129,7 @@ TEST(Jacobi, BitwiseIdenticalForEveryDecompositionAndEqualToASerialReference) {
         Timers timers;
         jacobi::Solver solver(grid, s, timers);
         solver.iterate(iterations);
-        const std::vector<double> field = gather_global(grid, solver.solution());
+        const std::vector<double> field = test::gather_global(grid, solver.solution());
         if (world_rank() == 0) {
           ASSERT_EQ(field.size(), reference.size());
           long differ = 0;
@@ -275,7 +239,7 @@ TEST(Jacobi, CheckpointRestartOnAnotherRankCountIsBitwiseExact) {
     Timers timers;
     jacobi::Solver solver(grid, s, timers);
     solver.iterate(2 * k);
-    straight = gather_global(grid, solver.solution());
+    straight = test::gather_global(grid, solver.solution());
   }
   jacobi::Output out;
   out.directory =
@@ -305,7 +269,7 @@ TEST(Jacobi, CheckpointRestartOnAnotherRankCountIsBitwiseExact) {
     jacobi::Solver solver(grid, s, timers, restart);
     EXPECT_EQ(solver.iteration(), k);
     solver.iterate(k);
-    const std::vector<double> resumed = gather_global(grid, solver.solution());
+    const std::vector<double> resumed = test::gather_global(grid, solver.solution());
     if (world_rank() == 0) {
       ASSERT_EQ(resumed.size(), straight.size());
       EXPECT_EQ(std::memcmp(resumed.data(), straight.data(), straight.size() * sizeof(double)), 0)

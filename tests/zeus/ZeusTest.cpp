@@ -2,6 +2,7 @@
 // periodic advection (mass conservation, order), Sedov's shock radius, checkpoint/restart,
 // and bitwise identical results for every rank count and strategy.
 #include "ExactRiemann.hpp"
+#include "GatherField.hpp"
 #include "ZeusConfig.hpp"
 #include "ZeusSolver.hpp"
 
@@ -99,35 +100,7 @@ double sod_l1(const Simulation& run, int a) {
 
 // The owned zones of `field` on rank 0 of the run, in global order (empty elsewhere).
 std::vector<double> gather(const Simulation& run, const Field<double>& field) {
-  const Grid& g = *run.grid;
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), field);
-  const auto n = g.local_size(), h = g.halo_width();
-  const auto off = g.global_offset(), G = g.global_size();
-  std::vector<double> mine;
-  for (int i = 0; i < n[0]; ++i)
-    for (int j = 0; j < n[1]; ++j)
-      for (int k = 0; k < n[2]; ++k) {
-        mine.push_back(static_cast<double>(((off[0] + i) * G[1] + off[1] + j) * G[2] + off[2] + k));
-        mine.push_back(host(i + h[0], j + h[1], k + h[2]));
-      }
-  const MPI_Comm comm = g.decomposition().comm();
-  int size = 0, count = static_cast<int>(mine.size());
-  MPI_Comm_size(comm, &size);
-  std::vector<int> counts(size), displs(size, 0);
-  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
-  for (int r = 1; r < size; ++r)
-    displs[r] = displs[r - 1] + counts[r - 1];
-  const bool root = g.decomposition().rank() == 0;
-  std::vector<double> all(root ? displs[size - 1] + counts[size - 1] : 0);
-  MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE,
-              0, comm);
-  std::vector<double> field_out;
-  if (root) {
-    field_out.assign(static_cast<std::size_t>(G[0] * G[1] * G[2]), std::nan(""));
-    for (std::size_t p = 0; p < all.size(); p += 2)
-      field_out[static_cast<std::size_t>(all[p])] = all[p + 1];
-  }
-  return field_out;
+  return test::gather_global(*run.grid, field);
 }
 
 MPI_Comm first_ranks(int n) {
