@@ -36,6 +36,42 @@ DecompositionOptions read_decomposition(const Deck& deck) {
   return o;
 }
 
+void add_output_keys(DeckSchema& s, const std::string& unit, const std::string& every_help) {
+  s.add("output", "directory", DeckType::String, "\"output\"", "where output files go");
+  s.add("output", "timers_json", DeckType::String, "\"\"",
+        "file name (inside directory) for the timer report as JSON; empty: none");
+  s.add("output", "every", DeckType::Integer, "0", every_help).at_least(0);
+  s.add("output", "checkpoint_every", DeckType::Integer, "0",
+        "write a checkpoint every this many " + unit + "; 0: never")
+      .at_least(0);
+  s.add("output", "checkpoint_keep", DeckType::Integer, "2",
+        "how many of this run's newest checkpoints to keep (older ones are deleted once a "
+        "newer one is complete); 0: keep all")
+      .at_least(0);
+  s.add("output", "restart", DeckType::String, "\"\"",
+        "checkpoint file to continue from, on any number of ranks and with any strategy; the "
+        "run's limits count the " +
+            unit + " before it too");
+  s.add("output", "progress_seconds", DeckType::Real, "5.0",
+        "seconds between progress lines; 0: none")
+      .at_least(0);
+}
+
+OutputSettings read_output(const Deck& deck) {
+  OutputSettings o;
+  o.directory = deck.string("output", "directory");
+  o.timers_json = deck.string("output", "timers_json");
+  o.every = static_cast<long>(deck.integer("output", "every"));
+  o.checkpoint_every = static_cast<long>(deck.integer("output", "checkpoint_every"));
+  o.checkpoint_keep = static_cast<long>(deck.integer("output", "checkpoint_keep"));
+  o.restart = deck.string("output", "restart");
+  o.deck = deck.resolved();
+  HCART_REQUIRE(o.timers_json.find('/') == std::string::npos,
+                "deck '" << deck.name() << "': [output] timers_json = \"" << o.timers_json
+                         << "\": expected a file name without '/' (it goes into directory)");
+  return o;
+}
+
 std::string numbered_file(const std::string& directory, const char* stem, long step) {
   char name[64];
   std::snprintf(name, sizeof name, "%s_%08ld.h5", stem, step);

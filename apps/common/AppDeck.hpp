@@ -15,6 +15,25 @@ void add_decomposition_keys(DeckSchema& schema);
 /// \brief Reads them from a validated deck. \throws hcart::InputError for dims too large.
 DecompositionOptions read_decomposition(const Deck& deck);
 
+/// \brief The [output] table every application has.
+struct OutputSettings {
+  std::string directory = "output";
+  std::string timers_json;   ///< file name inside directory for the JSON report; empty: none
+  long every = 0;            ///< field output every this many iterations or steps
+  long checkpoint_every = 0; ///< checkpoints every this many iterations or steps (0: none)
+  long checkpoint_keep = 2;  ///< the newest checkpoints of this run kept (0: all)
+  std::string restart;       ///< checkpoint to continue from (empty: start afresh)
+  std::string deck;          ///< the resolved deck, stored in every file
+};
+
+/// \brief Declares [output] directory, timers_json, every, checkpoint_every,
+/// checkpoint_keep, restart and progress_seconds; `unit` counts the run ("iterations",
+/// "steps"), `every_help` says what `every` writes.
+void add_output_keys(DeckSchema& schema, const std::string& unit, const std::string& every_help);
+/// \brief Reads [output] (all but progress_seconds). \throws hcart::InputError for a
+/// timers_json that is not a plain file name.
+OutputSettings read_output(const Deck& deck);
+
 /// \brief "directory/stem_00000042.h5".
 std::string numbered_file(const std::string& directory, const char* stem, long step);
 

@@ -38,25 +38,9 @@ DeckSchema schema() {
   s.add("jacobi", "boundary_values", DeckType::RealList, "[1.0, 0.0, 0.0, 0.0, 0.0, 0.0]",
         "Dirichlet values on the faces x-, x+, y-, y+, z-, z+ (laplace)")
       .length(6);
-  s.add("output", "directory", DeckType::String, "\"output\"", "where output files go");
-  s.add("output", "timers_json", DeckType::String, "\"\"",
-        "file name (inside directory) for the timer report as JSON; empty: none");
-  s.add("output", "every", DeckType::Integer, "0",
-        "write the field (HDF5 + XDMF) every this many iterations and at the end; 0: never")
-      .at_least(0);
-  s.add("output", "checkpoint_every", DeckType::Integer, "0",
-        "write a checkpoint every this many iterations; 0: never")
-      .at_least(0);
-  s.add("output", "checkpoint_keep", DeckType::Integer, "2",
-        "how many of this run's newest checkpoints to keep (older ones are deleted once a "
-        "newer one is complete); 0: keep all")
-      .at_least(0);
-  s.add("output", "restart", DeckType::String, "\"\"",
-        "checkpoint file to continue from, on any number of ranks and with any strategy; "
-        "max_iterations counts the iterations before it too");
-  s.add("output", "progress_seconds", DeckType::Real, "5.0",
-        "seconds between progress lines; 0: none")
-      .at_least(0);
+  apps::add_output_keys(
+      s, "iterations",
+      "write the field (HDF5 + XDMF) every this many iterations and at the end; 0: never");
   return s;
 }
 
@@ -82,13 +66,7 @@ Config read_config(const Deck& deck) {
   for (int i = 0; i < 6; ++i)
     c.settings.boundary_values[i] = values[i];
   c.settings.progress_seconds = deck.real("output", "progress_seconds");
-  c.output.directory = deck.string("output", "directory");
-  c.output.timers_json = deck.string("output", "timers_json");
-  c.output.every = static_cast<long>(deck.integer("output", "every"));
-  c.output.checkpoint_every = static_cast<long>(deck.integer("output", "checkpoint_every"));
-  c.output.checkpoint_keep = static_cast<long>(deck.integer("output", "checkpoint_keep"));
-  c.output.restart = deck.string("output", "restart");
-  c.output.deck = deck.resolved();
+  c.output = apps::read_output(deck);
   if (c.settings.problem == Problem::Poisson) {
     for (int i = 0; i < 3; ++i) {
       HCART_REQUIRE(!periodic[i], "deck '"
@@ -97,9 +75,6 @@ Config read_config(const Deck& deck) {
                                          "Dirichlet boundaries, expected no periodic direction");
     }
   }
-  HCART_REQUIRE(c.output.timers_json.find('/') == std::string::npos,
-                "deck '" << deck.name() << "': [output] timers_json = \"" << c.output.timers_json
-                         << "\": expected a file name without '/' (it goes into directory)");
   return c;
 }
 

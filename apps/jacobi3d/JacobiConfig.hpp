@@ -1,6 +1,8 @@
 // Jacobi3D's deck: the schema, and the settings read from a validated deck.
 #pragma once
 
+#include "AppDeck.hpp"
+
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/GridSpec.hpp>
 #include <hcart/io/Deck.hpp>
@@ -23,15 +25,7 @@ struct Settings {
   double progress_seconds = 5.0;
 };
 
-struct Output {
-  std::string directory = "output";
-  std::string timers_json;   ///< file name inside directory; empty: none
-  long every = 0;            ///< field output every this many iterations (0: none)
-  long checkpoint_every = 0; ///< checkpoints every this many iterations (0: none)
-  long checkpoint_keep = 2;  ///< the newest checkpoints of this run kept (0: all)
-  std::string restart;       ///< checkpoint to continue from (empty: start afresh)
-  std::string deck;          ///< the resolved deck, stored in every file
-};
+using Output = apps::OutputSettings;
 
 struct Config {
   GridSpec spec;

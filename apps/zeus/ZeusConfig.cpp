@@ -77,24 +77,9 @@ DeckSchema schema() {
   s.add("problem", "bump_shape", DeckType::String, "\"gaussian\"",
         "advection: gaussian (3D) or sine (one period along x)")
       .one_of({"gaussian", "sine"});
-  s.add("output", "directory", DeckType::String, "\"output\"", "where output files go");
-  s.add("output", "timers_json", DeckType::String, "\"\"",
-        "file name (inside directory) for the report as JSON");
-  s.add("output", "every", DeckType::Integer, "0",
-        "write the fields every this many steps (the final state is always written); 0: only the "
-        "final state")
-      .at_least(0);
-  s.add("output", "checkpoint_every", DeckType::Integer, "0",
-        "checkpoint every this many steps; 0: never")
-      .at_least(0);
-  s.add("output", "checkpoint_keep", DeckType::Integer, "2",
-        "newest checkpoints of the run kept; 0: all")
-      .at_least(0);
-  s.add("output", "restart", DeckType::String, "\"\"",
-        "checkpoint to continue from, on any number of ranks and with any strategy");
-  s.add("output", "progress_seconds", DeckType::Real, "5.0",
-        "seconds between progress lines; 0: none")
-      .at_least(0);
+  apps::add_output_keys(s, "steps",
+                        "write the fields every this many steps (the final state is always "
+                        "written); 0: only the final state");
   return s;
 }
 
@@ -156,16 +141,7 @@ Config read_config(const Deck& deck) {
   s.bump_width = deck.real("problem", "bump_width");
   s.bump_shape = deck.string("problem", "bump_shape");
   s.progress_seconds = deck.real("output", "progress_seconds");
-  c.output.directory = deck.string("output", "directory");
-  c.output.timers_json = deck.string("output", "timers_json");
-  c.output.every = static_cast<long>(deck.integer("output", "every"));
-  c.output.checkpoint_every = static_cast<long>(deck.integer("output", "checkpoint_every"));
-  c.output.checkpoint_keep = static_cast<long>(deck.integer("output", "checkpoint_keep"));
-  c.output.restart = deck.string("output", "restart");
-  c.output.deck = deck.resolved();
-  HCART_REQUIRE(c.output.timers_json.find('/') == std::string::npos,
-                "deck '" << deck.name() << "': [output] timers_json = \"" << c.output.timers_json
-                         << "\": expected a file name without '/'");
+  c.output = apps::read_output(deck);
   return c;
 }
 

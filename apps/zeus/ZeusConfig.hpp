@@ -1,6 +1,8 @@
 // The ZEUS-like solver's deck: its schema, and the settings read from a validated deck.
 #pragma once
 
+#include "AppDeck.hpp"
+
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/GridSpec.hpp>
 #include <hcart/io/Deck.hpp>
@@ -36,15 +38,7 @@ struct Settings {
   double progress_seconds = 5.0;
 };
 
-struct Output {
-  std::string directory = "output";
-  std::string timers_json;
-  long every = 0; ///< field output every this many steps (the final state always)
-  long checkpoint_every = 0;
-  long checkpoint_keep = 2;
-  std::string restart;
-  std::string deck;
-};
+using Output = apps::OutputSettings;
 
 struct Config {
   GridSpec spec;
