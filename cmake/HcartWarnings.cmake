@@ -1,8 +1,11 @@
-# Warnings that catch real bugs, on hcart's own targets only (never global flags).
+# Warnings that catch real bugs, on hcart's own targets only (never global flags), and no
+# contraction of a * b + c into fused multiply-adds: hcart promises results that are bitwise
+# the same for every decomposition, and different code paths (host rows, device policies,
+# the tests' serial references) must round the same way whatever the target CPU.
 include_guard(GLOBAL)
 function(hcart_set_warnings target)
   if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
     target_compile_options(${target} PRIVATE -Wall -Wextra -Wnon-virtual-dtor -Wshadow=local
-                                             -Wpedantic)
+                                             -Wpedantic -ffp-contract=off)
   endif()
 endfunction()
