@@ -41,7 +41,7 @@ struct OddPrimeTable {
     std::vector<bool> composite(top + 1, false);
     for (std::uint32_t p = 3; p <= top; p += 2) {
       if (composite[p]) continue;
-      for (std::uint64_t q = std::uint64_t{p} * p; q <= top; q += 2 * p)
+      for (std::uint64_t q = std::uint64_t{p} * p; q <= top; q += std::uint64_t{2} * p)
         composite[q] = true;
       std::uint32_t inv = p; // Newton iteration: each step doubles the correct low bits
       for (int i = 0; i < 5; ++i)
