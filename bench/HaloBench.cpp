@@ -189,7 +189,8 @@ int main(int argc, char* argv[]) {
       auto time_it = [&](auto&& call) {
         MPI_Barrier(comm);
         const auto t0 = Clock::now();
-        for (int it = 0; it < iterations; ++it) call();
+        for (int it = 0; it < iterations; ++it)
+          call();
         return slowest(seconds_since(t0), comm) / iterations;
       };
       full26.exchange(u);
@@ -205,10 +206,14 @@ int main(int argc, char* argv[]) {
       }
       if (root) {
         const auto a = stats(t26), b = stats(t3), c = stats(tt), d = stats(ta);
-        std::printf("full, 26 concurrent messages     min %8.3f ms  median %8.3f ms\n", a.min * 1e3, a.median * 1e3);
-        std::printf("full, 3 ordered phases           min %8.3f ms  median %8.3f ms\n", b.min * 1e3, b.median * 1e3);
-        std::printf("3 fields, one message/neighbour  min %8.3f ms  median %8.3f ms\n", c.min * 1e3, c.median * 1e3);
-        std::printf("3 fields, one message/field      min %8.3f ms  median %8.3f ms\n", d.min * 1e3, d.median * 1e3);
+        std::printf("full, 26 concurrent messages     min %8.3f ms  median %8.3f ms\n", a.min * 1e3,
+                    a.median * 1e3);
+        std::printf("full, 3 ordered phases           min %8.3f ms  median %8.3f ms\n", b.min * 1e3,
+                    b.median * 1e3);
+        std::printf("3 fields, one message/neighbour  min %8.3f ms  median %8.3f ms\n", c.min * 1e3,
+                    c.median * 1e3);
+        std::printf("3 fields, one message/field      min %8.3f ms  median %8.3f ms\n", d.min * 1e3,
+                    d.median * 1e3);
       }
     }
 

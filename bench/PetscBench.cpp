@@ -7,21 +7,22 @@
 // and alternate repeat by repeat; the slowest rank's time counts.
 #include <hcart/hcart.hpp>
 
-#include <petscdmda.h>
-
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <petscdmda.h>
 #include <vector>
 
 namespace {
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-#define PETSC_OK(call)                                                                            \
-  do {                                                                                            \
-    if ((call) != 0) throw hcart::Error(std::string("PETSc call failed: ") + #call);              \
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+#define PETSC_OK(call)                                                                             \
+  do {                                                                                             \
+    if ((call) != 0) throw hcart::Error(std::string("PETSc call failed: ") + #call);               \
   } while (false)
 } // namespace
 
@@ -50,8 +51,8 @@ int main(int argc, char* argv[]) {
       DM da;
       // PETSc's (x, y, z) with x fastest = hcart's (k, j, i): m, n, p = d[2], d[1], d[0].
       PETSC_OK(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE,
-                            DMDA_STENCIL_STAR, size, size, size, d[2], d[1], d[0], 1, 1, nullptr, nullptr,
-                            nullptr, &da));
+                            DMDA_STENCIL_STAR, size, size, size, d[2], d[1], d[0], 1, 1, nullptr,
+                            nullptr, nullptr, &da));
       PETSC_OK(DMSetUp(da));
       Vec global, local;
       PETSC_OK(DMCreateGlobalVector(da, &global));
@@ -64,7 +65,8 @@ int main(int argc, char* argv[]) {
       for (int r = 0; r < repeats; ++r) {
         MPI_Barrier(MPI_COMM_WORLD);
         auto t0 = Clock::now();
-        for (int it = 0; it < iterations; ++it) halo.exchange(u);
+        for (int it = 0; it < iterations; ++it)
+          halo.exchange(u);
         double th = since(t0) / iterations;
         MPI_Allreduce(MPI_IN_PLACE, &th, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         MPI_Barrier(MPI_COMM_WORLD);
@@ -82,8 +84,8 @@ int main(int argc, char* argv[]) {
       if (env.rank() == 0) {
         auto show = [](const char* what, std::vector<double> v, double scale, const char* unit) {
           std::sort(v.begin(), v.end());
-          std::printf("%-34s min %8.3f %s  median %8.3f %s\n", what, v.front() * scale, unit, v[v.size() / 2] * scale,
-                      unit);
+          std::printf("%-34s min %8.3f %s  median %8.3f %s\n", what, v.front() * scale, unit,
+                      v[v.size() / 2] * scale, unit);
         };
         std::printf("%d ranks, %ld^3 doubles, dims %dx%dx%d\n", env.size(), size, d[0], d[1], d[2]);
         show("hcart HaloExchanger (faces)", t_hcart, 1e3, "ms");
