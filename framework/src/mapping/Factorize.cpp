@@ -22,6 +22,14 @@ namespace hcart {
 
 namespace impl {
 
+std::string join_numbers(const std::vector<std::int64_t>& values, const char* separator) {
+  std::string s;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    s += (i ? separator : "") + std::to_string(values[i]);
+  }
+  return s;
+}
+
 int compare_sums(double a, double b) noexcept {
   const double scale = std::max(std::fabs(a), std::fabs(b));
   if (a < b - sum_tolerance * scale) return -1;
@@ -315,13 +323,6 @@ void check_factorize_arguments(std::int64_t n, const std::vector<double>& weight
   }
 }
 
-std::string join(const std::vector<std::int64_t>& v) {
-  std::string s;
-  for (std::size_t i = 0; i < v.size(); ++i)
-    s += (i ? "x" : "") + std::to_string(v[i]);
-  return s;
-}
-
 } // namespace
 
 std::vector<std::pair<std::int64_t, int>> prime_factors(std::int64_t n) {
@@ -491,7 +492,7 @@ std::vector<std::int64_t> factorize(std::int64_t n, const std::vector<double>& w
                                                                       << i << " exceeds its bound "
                                                                       << bound);
       HCART_REQUIRE(fixed <= n && fixed_product * fixed <= n,
-                    "hcart::factorize: the fixed factors " << impl::join(options.fixed)
+                    "hcart::factorize: the fixed factors " << impl::join_numbers(options.fixed)
                                                            << " multiply to more than n = " << n);
       fixed_product *= fixed;
       result[i] = fixed;
@@ -503,22 +504,23 @@ std::vector<std::int64_t> factorize(std::int64_t n, const std::vector<double>& w
     }
   }
   HCART_REQUIRE(n % fixed_product == 0, "hcart::factorize: the fixed factors "
-                                            << impl::join(options.fixed) << " (product "
+                                            << impl::join_numbers(options.fixed) << " (product "
                                             << fixed_product << ") do not divide n = " << n);
   const std::int64_t m = n / fixed_product;
   if (k == 0) {
     HCART_REQUIRE(m == 1, "hcart::factorize: all factors are fixed ("
-                              << impl::join(options.fixed) << ") but their product "
+                              << impl::join_numbers(options.fixed) << ") but their product "
                               << fixed_product << " differs from n = " << n);
     return result;
   }
   impl::MultisetSearch search(m, k, w.data(), b.data());
   if (!search.run()) {
     std::vector<std::int64_t> shown(options.bounds);
-    throw InputError("hcart::factorize: no factorization of " + std::to_string(n) + " into " +
-                     std::to_string(d) + " factors respects the bounds " +
-                     (shown.empty() ? std::string("(none)") : impl::join(shown)) +
-                     (options.fixed.empty() ? "" : " with fixed " + impl::join(options.fixed)));
+    throw InputError(
+        "hcart::factorize: no factorization of " + std::to_string(n) + " into " +
+        std::to_string(d) + " factors respects the bounds " +
+        (shown.empty() ? std::string("(none)") : impl::join_numbers(shown)) +
+        (options.fixed.empty() ? "" : " with fixed " + impl::join_numbers(options.fixed)));
   }
   std::array<std::int64_t, max_factorize_dims> found{};
   search.result(found.data());

@@ -12,13 +12,6 @@ namespace {
 
 constexpr std::int64_t no_bound = std::numeric_limits<std::int64_t>::max();
 
-std::string join(const std::vector<std::int64_t>& v, const char* sep = "x") {
-  std::string s;
-  for (std::size_t i = 0; i < v.size(); ++i)
-    s += (i ? sep : "") + std::to_string(v[i]);
-  return s;
-}
-
 void check_capacity(const Mesh& mesh, const std::vector<std::int64_t>& bounds, std::int64_t ranks) {
   std::int64_t capacity = 1;
   for (std::int64_t b : bounds) {
@@ -26,9 +19,10 @@ void check_capacity(const Mesh& mesh, const std::vector<std::int64_t>& bounds, s
   }
   std::vector<std::int64_t> halo(mesh.halo_width.begin(), mesh.halo_width.end());
   HCART_REQUIRE(capacity >= ranks, "hcart::make_plan: mesh "
-                                       << join(mesh.global_size) << " with halo " << join(halo, ",")
-                                       << " can be cut into at most " << join(bounds) << " = "
-                                       << capacity << " pieces, fewer than the " << ranks
+                                       << impl::join_numbers(mesh.global_size) << " with halo "
+                                       << impl::join_numbers(halo, ",")
+                                       << " can be cut into at most " << impl::join_numbers(bounds)
+                                       << " = " << capacity << " pieces, fewer than the " << ranks
                                        << " ranks");
 }
 
@@ -89,13 +83,14 @@ std::vector<std::vector<std::int64_t>> split_over_levels(const std::vector<doubl
     if (chosen.empty()) {
       auto found =
           impl::factorize_filtered(levels[l].size, w, level_bound, free_direction, rest_fits);
-      HCART_REQUIRE(found.has_value(),
-                    "hcart::make_plan: the "
-                        << machine.ranks() << " ranks of machine '" << machine.to_string()
-                        << "' cannot be split level by level into dims "
-                           "respecting the bounds "
-                        << join(bounds)
-                        << (any_fixed ? " and fixed dims " + join(fixed) : std::string()));
+      HCART_REQUIRE(
+          found.has_value(),
+          "hcart::make_plan: the "
+              << machine.ranks() << " ranks of machine '" << machine.to_string()
+              << "' cannot be split level by level into dims "
+                 "respecting the bounds "
+              << impl::join_numbers(bounds)
+              << (any_fixed ? " and fixed dims " + impl::join_numbers(fixed) : std::string()));
       chosen = *found;
     }
     for (std::size_t i = 0; i < d; ++i)
@@ -173,7 +168,7 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
                                                            << ", expected >= 0 (0 = free)");
     HCART_REQUIRE(options.strategy != Strategy::Manual || fixed[i] > 0,
                   "hcart::make_plan: the manual strategy needs every dim, got dims "
-                      << join(fixed, ","));
+                      << impl::join_numbers(fixed, ","));
     HCART_REQUIRE(fixed[i] <= bounds[i], "hcart::make_plan: dims["
                                              << i << "] = " << fixed[i] << " cuts direction " << i
                                              << " (size " << mesh.global_size[i] << ", halo "
@@ -181,10 +176,10 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
                                              << bounds[i] << " pieces");
     if (fixed[i] > 0) fixed_product *= fixed[i];
   }
-  HCART_REQUIRE(machine.ranks() % fixed_product == 0, "hcart::make_plan: fixed dims "
-                                                          << join(fixed, ",") << " (product "
-                                                          << fixed_product << ") do not divide the "
-                                                          << machine.ranks() << " ranks");
+  HCART_REQUIRE(machine.ranks() % fixed_product == 0,
+                "hcart::make_plan: fixed dims " << impl::join_numbers(fixed, ",") << " (product "
+                                                << fixed_product << ") do not divide the "
+                                                << machine.ranks() << " ranks");
   check_capacity(mesh, bounds, machine.ranks());
 
   if (options.strategy == Strategy::Weighted) {
@@ -212,13 +207,13 @@ Plan plan_from_dims(Strategy strategy, const std::vector<std::int64_t>& dims,
                     const Machine& machine) {
   std::int64_t product = 1;
   for (std::int64_t x : dims) {
-    HCART_REQUIRE(x >= 1, "hcart::plan_from_dims: dims " << join(dims, ",")
+    HCART_REQUIRE(x >= 1, "hcart::plan_from_dims: dims " << impl::join_numbers(dims, ",")
                                                          << ", expected every entry >= 1");
     product *= x;
   }
   HCART_REQUIRE(product == machine.ranks(), "hcart::plan_from_dims: dims "
-                                                << join(dims, ",") << " multiply to " << product
-                                                << ", expected " << machine.ranks());
+                                                << impl::join_numbers(dims, ",") << " multiply to "
+                                                << product << ", expected " << machine.ranks());
   Plan plan;
   plan.strategy = strategy;
   plan.dims = dims;

@@ -4,9 +4,13 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace hcart::impl {
+
+/// "4x2x1" (or with another separator), for messages.
+std::string join_numbers(const std::vector<std::int64_t>& values, const char* separator = "x");
 
 /// Relative tolerance for comparing weighted sums (DESIGN.md §3.2).
 inline constexpr double sum_tolerance = 1e-12;
