@@ -1,9 +1,11 @@
 #include "AppDeck.hpp"
 
+#include <hcart/core/Collective.hpp>
 #include <hcart/core/Error.hpp>
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 
 namespace hcart::apps {
 
@@ -70,6 +72,48 @@ OutputSettings read_output(const Deck& deck) {
                 "deck '" << deck.name() << "': [output] timers_json = \"" << o.timers_json
                          << "\": expected a file name without '/' (it goes into directory)");
   return o;
+}
+
+std::vector<Strategy> compare_strategies(const std::array<int, 3>& dims) {
+  std::vector<Strategy> strategies = {Strategy::Mpi, Strategy::Weighted, Strategy::Hierarchical};
+  if (dims[0] > 0 && dims[1] > 0 && dims[2] > 0) strategies.push_back(Strategy::Manual);
+  return strategies;
+}
+
+DecompositionOptions for_strategy(DecompositionOptions options, Strategy strategy) {
+  options.strategy = strategy;
+  if (strategy != Strategy::Manual) options.dims = {0, 0, 0};
+  return options;
+}
+
+void write_report(MPI_Comm comm, const OutputSettings& output, const std::string& text) {
+  if (output.timers_json.empty()) return;
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  agree_on_errors(comm, [&] {
+    if (rank != 0) return;
+    std::filesystem::create_directories(output.directory);
+    const std::filesystem::path path = std::filesystem::path(output.directory) / output.timers_json;
+    const std::string temporary = path.string() + ".tmp";
+    {
+      std::ofstream out(temporary);
+      HCART_CHECK(out.good(), "cannot write " << temporary);
+      out << text;
+      HCART_CHECK(out.good(), "writing " << temporary << " failed");
+    }
+    std::filesystem::rename(temporary, path);
+  });
+}
+
+FileMetadata file_metadata(const char* application, const char* kind, double time, long step,
+                           const OutputSettings& output) {
+  FileMetadata meta;
+  meta.application = application;
+  meta.kind = kind;
+  meta.time = time;
+  meta.step = step;
+  meta.deck = output.deck;
+  return meta;
 }
 
 std::string numbered_file(const std::string& directory, const char* stem, long step) {

@@ -4,6 +4,8 @@
 
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/io/Deck.hpp>
+#include <hcart/io/FieldFile.hpp>
+#include <hcart/mapping/Strategy.hpp>
 
 #include <string>
 #include <vector>
@@ -33,6 +35,21 @@ void add_output_keys(DeckSchema& schema, const std::string& unit, const std::str
 /// \brief Reads [output] (all but progress_seconds). \throws hcart::InputError for a
 /// timers_json that is not a plain file name.
 OutputSettings read_output(const Deck& deck);
+
+/// \brief The strategies compare mode runs: mpi, weighted, hierarchical, and manual when
+/// `dims` fixes every direction.
+std::vector<Strategy> compare_strategies(const std::array<int, 3>& dims);
+/// \brief `options` for one compare run: the strategy set, dims kept only for manual.
+DecompositionOptions for_strategy(DecompositionOptions options, Strategy strategy);
+
+/// \brief Writes `text` to output.directory/output.timers_json through a temporary file, on
+/// rank 0 of `comm`; nothing when timers_json is empty. Collective: an error (a directory
+/// that cannot be created) reaches every rank.
+void write_report(MPI_Comm comm, const OutputSettings& output, const std::string& text);
+
+/// \brief The metadata of an application's field file at `step` (time `time`).
+FileMetadata file_metadata(const char* application, const char* kind, double time, long step,
+                           const OutputSettings& output);
 
 /// \brief "directory/stem_00000042.h5".
 std::string numbered_file(const std::string& directory, const char* stem, long step);

@@ -81,12 +81,8 @@ Solver::Solver(const Grid& grid, const Settings& settings, Timers& timers, const
 void Solver::write_output() {
   auto scope = m_timers.region("io");
   const std::string path = apps::numbered_file(m_output.directory, "jacobi3d", m_iteration);
-  FileMetadata meta;
-  meta.application = "jacobi3d";
-  meta.kind = "output";
-  meta.time = static_cast<double>(m_iteration);
-  meta.step = m_iteration;
-  meta.deck = m_output.deck;
+  FileMetadata meta = apps::file_metadata("jacobi3d", "output", static_cast<double>(m_iteration),
+                                          m_iteration, m_output);
   write_fields(path, m_grid, {{"u", m_u}}, meta);
   const std::string name = std::filesystem::path(path).filename().string();
   m_outputs.emplace_back(name, meta.time);
@@ -107,12 +103,8 @@ void Solver::write_output() {
 std::string Solver::write_checkpoint(double residual) {
   auto scope = m_timers.region("io");
   const std::string path = apps::numbered_file(m_output.directory, "checkpoint", m_iteration);
-  FileMetadata meta;
-  meta.application = "jacobi3d";
-  meta.kind = "checkpoint";
-  meta.time = static_cast<double>(m_iteration);
-  meta.step = m_iteration;
-  meta.deck = m_output.deck;
+  FileMetadata meta = apps::file_metadata("jacobi3d", "checkpoint",
+                                          static_cast<double>(m_iteration), m_iteration, m_output);
   meta.state["iteration"] = static_cast<double>(m_iteration);
   meta.state["residual"] = residual;
   write_fields(path, m_grid, {{"u", m_u}}, meta);

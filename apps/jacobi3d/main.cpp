@@ -16,8 +16,6 @@
 #include <hcart/io/Deck.hpp>
 
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 
 namespace {
@@ -44,21 +42,6 @@ jacobi::RunReport run_once(const jacobi::Config& config, bool verbose, int rank)
   const jacobi::Result result = solver.run(progress);
   total.reset();
   return jacobi::collect(decomp, solver, result, timers);
-}
-
-// Writes `text` to directory/name through a temporary file (rank 0 only).
-void write_atomically(const std::string& directory, const std::string& name,
-                      const std::string& text) {
-  std::filesystem::create_directories(directory);
-  const std::filesystem::path final_path = std::filesystem::path(directory) / name;
-  const std::filesystem::path temporary = final_path.string() + ".tmp";
-  {
-    std::ofstream out(temporary);
-    HCART_CHECK(out.good(), "cannot write " << temporary.string());
-    out << text;
-    HCART_CHECK(out.good(), "writing " << temporary.string() << " failed");
-  }
-  std::filesystem::rename(temporary, final_path);
 }
 
 } // namespace
@@ -102,27 +85,14 @@ int main(int argc, char* argv[]) {
     if (!compare) {
       const jacobi::RunReport report = run_once(config, true, env.rank());
       if (root) jacobi::print_run(std::cout, report);
-      if (!config.output.timers_json.empty()) {
-        hcart::agree_on_errors(MPI_COMM_WORLD, [&] {
-          if (root) {
-            write_atomically(config.output.directory, config.output.timers_json,
-                             jacobi::to_json(report, deck.resolved()).dump(2) + "\n");
-          }
-        });
-      }
+      hcart::apps::write_report(MPI_COMM_WORLD, config.output,
+                                jacobi::to_json(report, deck.resolved()).dump(2) + "\n");
       return 0;
     }
-    std::vector<hcart::Strategy> strategies = {hcart::Strategy::Mpi, hcart::Strategy::Weighted,
-                                               hcart::Strategy::Hierarchical};
-    bool all_dims = true;
-    for (int d : config.decomposition.dims)
-      all_dims = all_dims && d > 0;
-    if (all_dims) strategies.push_back(hcart::Strategy::Manual);
     std::vector<jacobi::RunReport> runs;
-    for (hcart::Strategy s : strategies) {
+    for (hcart::Strategy s : hcart::apps::compare_strategies(config.decomposition.dims)) {
       jacobi::Config c = config;
-      c.decomposition.strategy = s;
-      if (s != hcart::Strategy::Manual) c.decomposition.dims = {0, 0, 0};
+      c.decomposition = hcart::apps::for_strategy(config.decomposition, s);
       if (root) std::cout << "running strategy " << hcart::to_string(s) << std::endl;
       runs.push_back(run_once(c, false, env.rank()));
     }

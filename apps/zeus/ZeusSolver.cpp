@@ -501,12 +501,7 @@ std::vector<std::pair<std::string, Field<double>>> Hydro::named_fields() const {
 std::string Hydro::write_output() {
   auto scope = m_timers.region("io");
   const std::string path = apps::numbered_file(m_output.directory, "zeus", m_steps);
-  FileMetadata meta;
-  meta.application = "zeus";
-  meta.kind = "output";
-  meta.time = m_time;
-  meta.step = m_steps;
-  meta.deck = m_output.deck;
+  FileMetadata meta = apps::file_metadata("zeus", "output", m_time, m_steps, m_output);
   write_fields(path, m_grid, named_fields(), meta);
   const std::string name = std::filesystem::path(path).filename().string();
   m_outputs.emplace_back(name, m_time);
@@ -530,12 +525,7 @@ std::string Hydro::write_output() {
 std::string Hydro::write_checkpoint() {
   auto scope = m_timers.region("io");
   const std::string path = apps::numbered_file(m_output.directory, "checkpoint", m_steps);
-  FileMetadata meta;
-  meta.application = "zeus";
-  meta.kind = "checkpoint";
-  meta.time = m_time;
-  meta.step = m_steps;
-  meta.deck = m_output.deck;
+  FileMetadata meta = apps::file_metadata("zeus", "checkpoint", m_time, m_steps, m_output);
   meta.state = {{"time", m_time}, {"dt", m_dt}, {"step", static_cast<double>(m_steps)}};
   write_fields(path, m_grid, named_fields(), meta);
   apps::keep_newest(m_checkpoints, path, m_output.checkpoint_keep,

@@ -17,8 +17,6 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 
 namespace {
@@ -165,29 +163,14 @@ int main(int argc, char* argv[]) {
     if (!compare) {
       const Report report = run_once(config, true, env.rank());
       if (root) print_run(report);
-      if (!config.output.timers_json.empty()) {
-        hcart::agree_on_errors(MPI_COMM_WORLD, [&] {
-          if (!root) return;
-          std::filesystem::create_directories(config.output.directory);
-          const auto path =
-              std::filesystem::path(config.output.directory) / config.output.timers_json;
-          std::ofstream(path.string() + ".tmp") << to_json(report, deck.resolved()).dump(2) << "\n";
-          std::filesystem::rename(path.string() + ".tmp", path);
-        });
-      }
+      hcart::apps::write_report(MPI_COMM_WORLD, config.output,
+                                to_json(report, deck.resolved()).dump(2) + "\n");
       return 0;
     }
-    std::vector<hcart::Strategy> strategies = {hcart::Strategy::Mpi, hcart::Strategy::Weighted,
-                                               hcart::Strategy::Hierarchical};
-    bool all_dims = true;
-    for (int d : config.decomposition.dims)
-      all_dims = all_dims && d > 0;
-    if (all_dims) strategies.push_back(hcart::Strategy::Manual);
     std::vector<Report> runs;
-    for (hcart::Strategy s : strategies) {
+    for (hcart::Strategy s : hcart::apps::compare_strategies(config.decomposition.dims)) {
       zeus::Config c = config;
-      c.decomposition.strategy = s;
-      if (s != hcart::Strategy::Manual) c.decomposition.dims = {0, 0, 0};
+      c.decomposition = hcart::apps::for_strategy(config.decomposition, s);
       c.output.directory = config.output.directory + "/" + hcart::to_string(s);
       if (root) std::cout << "running strategy " << hcart::to_string(s) << std::endl;
       runs.push_back(run_once(c, false, env.rank()));
