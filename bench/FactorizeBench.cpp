@@ -5,6 +5,8 @@
 //     of (n, d) with n <= 5000 where its answer has a larger weighted sum or spread.
 //  3. Placing one rank of a 2^20-rank plan; the full traffic model for 2^16 ranks.
 // Each timing is repeated; min and median of the repeats are reported.
+#include "BenchTiming.hpp"
+
 #include <hcart/core/Main.hpp>
 #include <hcart/grid/MpiDims.hpp>
 #include <hcart/mapping/Factorize.hpp>
@@ -21,11 +23,8 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
+using hcart::bench::Clock;
+using hcart::bench::seconds_since;
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());

@@ -8,6 +8,8 @@
 //     copy bandwidth measured in the same run (a streaming copy of two arrays of the same
 //     size): the roofline time is updates * 16 B / copy bandwidth (one read and one write
 //     per update once the neighbours are in cache; the copy is counted the same way).
+#include "BenchTiming.hpp"
+
 #include <hcart/hcart.hpp>
 
 #include <CLI/CLI.hpp>
@@ -19,17 +21,10 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-struct Stats {
-  double min, median;
-};
-Stats stats(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return {v.front(), v[v.size() / 2]};
-}
+using hcart::bench::Clock;
+using hcart::bench::seconds_since;
+using hcart::bench::stats;
+
 // The slowest rank's time of each repeat.
 double slowest(double t, MPI_Comm comm) {
   MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, comm);

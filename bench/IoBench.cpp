@@ -4,6 +4,8 @@
 // temporary file and a rename) against writing the same bytes as one contiguous buffer
 // with a single POSIX write() by one process, alternating repeat by repeat. Neither
 // calls fsync: both measure the path into the operating system's page cache.
+#include "BenchTiming.hpp"
+
 #include <hcart/hcart.hpp>
 #include <hcart/io/FieldFile.hpp>
 
@@ -18,10 +20,9 @@
 #include <vector>
 
 namespace {
-using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
+
+using hcart::bench::Clock;
+using hcart::bench::seconds_since;
 } // namespace
 
 int main(int argc, char* argv[]) {
@@ -54,7 +55,7 @@ int main(int argc, char* argv[]) {
       auto t0 = Clock::now();
       hcart::write_fields(h5, grid, {{"u", u}}, {});
       MPI_Barrier(MPI_COMM_WORLD);
-      t_h5.push_back(since(t0));
+      t_h5.push_back(seconds_since(t0));
       t0 = Clock::now();
       if (env.rank() == 0) {
         const int fd = ::open(raw.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
@@ -63,7 +64,7 @@ int main(int argc, char* argv[]) {
         if (written != static_cast<ssize_t>(bytes)) std::fprintf(stderr, "short POSIX write\n");
       }
       MPI_Barrier(MPI_COMM_WORLD);
-      t_raw.push_back(since(t0));
+      t_raw.push_back(seconds_since(t0));
       ratio.push_back(t_raw.back() / t_h5.back());
     }
     if (env.rank() == 0) {

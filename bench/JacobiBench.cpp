@@ -6,6 +6,7 @@
 // Bytes per update: the sweep reads u and writes v (16 B once the neighbours are cached;
 // 24 B with the write-allocate read of v). The copy v = u moves the same 16 / 24 B per
 // cell, so the roofline time of a sweep is updates / copied cells * copy time.
+#include "BenchTiming.hpp"
 #include "JacobiSolver.hpp"
 
 #include <hcart/hcart.hpp>
@@ -19,17 +20,9 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-struct Stats {
-  double min, median;
-};
-Stats stats(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return {v.front(), v[v.size() / 2]};
-}
+using hcart::bench::Clock;
+using hcart::bench::seconds_since;
+using hcart::bench::stats;
 
 // Jacobi as found in textbooks: plain arrays with one ghost layer, for every direction a
 // copy of the face into a buffer, MPI_Irecv and a blocking MPI_Send to each side, MPI_Wait,
@@ -181,14 +174,14 @@ int main(int argc, char* argv[]) {
               KOKKOS_LAMBDA(int i, int j, int k) { v(i, j, k) = u(i, j, k); });
           Kokkos::fence();
         }
-        t_copy.push_back(since(t0) / iterations);
+        t_copy.push_back(seconds_since(t0) / iterations);
         t0 = Clock::now();
         for (int it = 0; it < iterations; ++it)
           std::copy(u.data(), u.data() + u.size(), v.data());
-        t_memcpy.push_back(since(t0) / iterations);
+        t_memcpy.push_back(seconds_since(t0) / iterations);
         t0 = Clock::now();
         solver.iterate(iterations);
-        t_sweep.push_back(since(t0) / iterations);
+        t_sweep.push_back(seconds_since(t0) / iterations);
         const double best_copy = std::min(t_copy.back(), t_memcpy.back());
         share.push_back(cells / copied * best_copy / t_sweep.back());
       }
@@ -217,11 +210,11 @@ int main(int argc, char* argv[]) {
         auto t0 = Clock::now();
         solver.iterate(iterations);
         MPI_Barrier(MPI_COMM_WORLD);
-        t_hcart.push_back(since(t0) / iterations);
+        t_hcart.push_back(seconds_since(t0) / iterations);
         t0 = Clock::now();
         textbook.iterate(iterations);
         MPI_Barrier(MPI_COMM_WORLD);
-        t_book.push_back(since(t0) / iterations);
+        t_book.push_back(seconds_since(t0) / iterations);
         ratio.push_back(t_hcart.back() / t_book.back());
       }
       if (root) {

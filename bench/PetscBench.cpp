@@ -5,6 +5,8 @@
 // Both use one layer of faces (DMDA_STENCIL_STAR, width 1; HaloMode::Faces), the same
 // process grid (PETSc is given hcart's dims, its x fastest mapped onto hcart's k fastest),
 // and alternate repeat by repeat; the slowest rank's time counts.
+#include "BenchTiming.hpp"
+
 #include <hcart/hcart.hpp>
 
 #include <CLI/CLI.hpp>
@@ -16,10 +18,9 @@
 #include <vector>
 
 namespace {
-using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
+
+using hcart::bench::Clock;
+using hcart::bench::seconds_since;
 #define PETSC_OK(call)                                                                             \
   do {                                                                                             \
     if ((call) != 0) throw hcart::Error(std::string("PETSc call failed: ") + #call);               \
@@ -67,7 +68,7 @@ int main(int argc, char* argv[]) {
         auto t0 = Clock::now();
         for (int it = 0; it < iterations; ++it)
           halo.exchange(u);
-        double th = since(t0) / iterations;
+        double th = seconds_since(t0) / iterations;
         MPI_Allreduce(MPI_IN_PLACE, &th, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         MPI_Barrier(MPI_COMM_WORLD);
         t0 = Clock::now();
@@ -75,7 +76,7 @@ int main(int argc, char* argv[]) {
           PETSC_OK(DMGlobalToLocalBegin(da, global, INSERT_VALUES, local));
           PETSC_OK(DMGlobalToLocalEnd(da, global, INSERT_VALUES, local));
         }
-        double tp = since(t0) / iterations;
+        double tp = seconds_since(t0) / iterations;
         MPI_Allreduce(MPI_IN_PLACE, &tp, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         t_hcart.push_back(th);
         t_petsc.push_back(tp);
