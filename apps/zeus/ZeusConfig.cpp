@@ -42,6 +42,8 @@ DeckSchema schema() {
       .at_most(1e12);
   s.add("hydro", "dt_growth", DeckType::Real, "1.3", "largest growth of the time step per step")
       .at_least(1);
+  s.add("hydro", "heat_dissipation", DeckType::Boolean, "true",
+        "turn the kinetic energy lost in momentum advection into heat (false: classic ZEUS)");
   s.add("problem", "name", DeckType::String, "\"sod\"", "sod, sedov, noh or advection")
       .one_of({"sod", "sedov", "noh", "advection"});
   s.add("problem", "direction", DeckType::String, "\"x\"",
@@ -121,6 +123,7 @@ Config read_config(const Deck& deck) {
   s.t_end = deck.real("hydro", "t_end");
   s.max_steps = static_cast<long>(deck.integer("hydro", "max_steps"));
   s.dt_growth = deck.real("hydro", "dt_growth");
+  s.heat_dissipation = deck.boolean("hydro", "heat_dissipation");
   const std::string name = deck.string("problem", "name");
   s.problem = name == "sod"     ? Problem::Sod
               : name == "sedov" ? Problem::Sedov

@@ -24,6 +24,9 @@ struct Settings {
   double t_end = 0.2;
   long max_steps = 100000;
   double dt_growth = 1.3;
+  /// Add the kinetic energy that the advection of momenta dissipates to the internal
+  /// energy (conserves e + kinetic energy in the transport step).
+  bool heat_dissipation = true;
   Problem problem = Problem::Sod;
   int direction = 0;                                                   ///< Sod and Noh: 0, 1 or 2
   std::array<double, 2> sod_left{{1.0, 1.0}}, sod_right{{0.125, 0.1}}; ///< (rho, p)

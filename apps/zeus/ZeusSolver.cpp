@@ -55,9 +55,10 @@ Hydro::Hydro(const Grid& grid, const Settings& settings, Timers& timers, const O
                                                   grid.make_field<double>("velocity_z")},
       m_mflux(grid.make_field<double>("mass_flux")),
       m_eflux(grid.make_field<double>("energy_flux")), m_dn(grid.make_field<double>("density_new")),
-      m_en(grid.make_field<double>("energy_new")), m_vn{grid.make_field<double>("vx_new"),
-                                                        grid.make_field<double>("vy_new"),
-                                                        grid.make_field<double>("vz_new")},
+      m_en(grid.make_field<double>("energy_new")),
+      m_heat(grid.make_field<double>("heat")), m_vn{grid.make_field<double>("vx_new"),
+                                                    grid.make_field<double>("vy_new"),
+                                                    grid.make_field<double>("vz_new")},
       m_halo(grid, HaloMode::Full) {
   for (int a = 0; a < 3; ++a)
     m_dx[a] = (m_s.upper[a] - m_s.lower[a]) / static_cast<double>(grid.global_size()[a]);
@@ -419,22 +420,52 @@ void Hydro::sweep(int a, double dt) {
         EN[c] = E[c] - (EF[c + sa] - EF[c]) / dx;
       });
   const std::array<int, 3> olo{h[0], h[1], h[2]}, ohi{h[0] + n[0], h[1] + n[1], h[2] + n[2]};
+  // With heat_dissipation, each momentum kernel also leaves in HEAT, on the faces of its
+  // control volumes, the kinetic energy that the advection of that momentum destroyed: the
+  // old kinetic energy of the control volume, less the kinetic energy carried across its
+  // ends by the same mass fluxes at the same upwind velocities, less the new kinetic energy.
+  // Half of it goes to each zone beside the face, so the sweep conserves e + kinetic
+  // energy to round-off instead of losing what the mixing of momenta dissipates (DeBar's
+  // kinetic energy fix of Lagrange-remap codes). The kernels run up to the high face of
+  // the owned zones in their direction, which the heating of the last zone needs.
+  const bool heat = m_s.heat_dissipation;
+  double* HEAT = m_heat.data();
+  const auto deposit = [&](int b) {
+    if (!heat) return;
+    const long sb = st.s[b];
+    for_cells(
+        "zeus_dissipation", olo, ohi, st,
+        KOKKOS_LAMBDA(long c) { EN[c] += 0.5 * (HEAT[c] + HEAT[c + sb]); });
+  };
   {
     // Momentum along a, on control volumes centred on the a-faces; fluxes at zone centres.
     double* VN = m_vn[a].data();
+    std::array<int, 3> fhi = ohi;
+    fhi[a] += 1;
     for_cells(
-        "zeus_momentum", olo, ohi, st, KOKKOS_LAMBDA(long c) {
+        "zeus_momentum", olo, fhi, st, KOKKOS_LAMBDA(long c) {
           auto slope = [&](long g) {
             return van_leer_slope(VA[g] - VA[g - sa], VA[g + sa] - VA[g]);
           };
-          auto flux = [&](long z) { // at the centre of zone z
-            const double mass = 0.5 * (MF[z] + MF[z + sa]);
+          auto carried = [&](long z) { // velocity carried through the centre of zone z
             const double vbar = 0.5 * (VA[z] + VA[z + sa]);
-            return upwind(vbar, vbar * dt / dx, VA[z], slope(z), VA[z + sa], slope(z + sa)) * mass;
+            return upwind(vbar, vbar * dt / dx, VA[z], slope(z), VA[z + sa], slope(z + sa));
           };
-          const double s = 0.5 * (D[c - sa] + D[c]) * VA[c] - (flux(c) - flux(c - sa)) / dx;
+          const double mass_here = 0.5 * (MF[c] + MF[c + sa]);
+          const double mass_below = 0.5 * (MF[c - sa] + MF[c]);
+          const double v_here = carried(c), v_below = carried(c - sa);
+          const double before = 0.5 * (D[c - sa] + D[c]);
+          const double s = before * VA[c] - (v_here * mass_here - v_below * mass_below) / dx;
           VN[c] = s / (0.5 * (DN[c - sa] + DN[c]));
+          if (heat) {
+            const double kinetic =
+                0.5 * before * VA[c] * VA[c] -
+                0.5 * (v_here * v_here * mass_here - v_below * v_below * mass_below) / dx;
+            HEAT[c] = kinetic - 0.5 * s * VN[c];
+          }
         });
+    Kokkos::fence();
+    deposit(a);
   }
   for (int b = 0; b < 3; ++b) {
     if (b == a) continue;
@@ -442,19 +473,31 @@ void Hydro::sweep(int a, double dt) {
     const double* VB = m_v[b].data();
     double* VN = m_vn[b].data();
     const long sb = st.s[b];
+    std::array<int, 3> fhi = ohi;
+    fhi[b] += 1;
     for_cells(
-        "zeus_transverse", olo, ohi, st, KOKKOS_LAMBDA(long c) {
+        "zeus_transverse", olo, fhi, st, KOKKOS_LAMBDA(long c) {
           auto slope = [&](long z) {
             return van_leer_slope(VB[z] - VB[z - sa], VB[z + sa] - VB[z]);
           };
-          auto flux = [&](long f) { // through the a-face f of this b-control volume
-            const double mass = 0.5 * (MF[f] + MF[f - sb]);
+          auto mass = [&](long f) { return 0.5 * (MF[f] + MF[f - sb]); };
+          auto carried = [&](long f) { // velocity carried through the a-face f of this volume
             const double v = 0.5 * (VA[f] + VA[f - sb]);
-            return upwind(v, v * dt / dx, VB[f - sa], slope(f - sa), VB[f], slope(f)) * mass;
+            return upwind(v, v * dt / dx, VB[f - sa], slope(f - sa), VB[f], slope(f));
           };
-          const double s = 0.5 * (D[c - sb] + D[c]) * VB[c] - (flux(c + sa) - flux(c)) / dx;
+          const double m_high = mass(c + sa), m_low = mass(c);
+          const double v_high = carried(c + sa), v_low = carried(c);
+          const double before = 0.5 * (D[c - sb] + D[c]);
+          const double s = before * VB[c] - (v_high * m_high - v_low * m_low) / dx;
           VN[c] = s / (0.5 * (DN[c - sb] + DN[c]));
+          if (heat) {
+            const double kinetic = 0.5 * before * VB[c] * VB[c] -
+                                   0.5 * (v_high * v_high * m_high - v_low * v_low * m_low) / dx;
+            HEAT[c] = kinetic - 0.5 * s * VN[c];
+          }
         });
+    Kokkos::fence();
+    deposit(b);
   }
   Kokkos::fence();
   std::swap(m_d, m_dn);
@@ -484,6 +527,33 @@ double Hydro::total_mass() const {
   Kokkos::parallel_reduce(
       "zeus_mass", m_grid.owned_policy(),
       KOKKOS_LAMBDA(int i, int j, int k, double& sum) { sum += D[i * s0 + j * s1 + k]; }, local);
+  double global = 0;
+  HCART_MPI_CHECK(
+      MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, m_grid.decomposition().comm()));
+  return global * m_dx[0] * m_dx[1] * m_dx[2];
+}
+
+double Hydro::total_energy() const {
+  const Strides st = strides_of(m_d);
+  const double* D = m_d.data();
+  const double* E = m_e.data();
+  const double* V0 = m_v[0].data();
+  const double* V1 = m_v[1].data();
+  const double* V2 = m_v[2].data();
+  const long s0 = st.s[0], s1 = st.s[1];
+  const long s[3] = {st.s[0], st.s[1], st.s[2]};
+  double local = 0;
+  Kokkos::parallel_reduce(
+      "zeus_energy", m_grid.owned_policy(),
+      KOKKOS_LAMBDA(int i, int j, int k, double& sum) {
+        const long c = i * s0 + j * s1 + k;
+        const double* V[3] = {V0, V1, V2};
+        double kinetic = 0;
+        for (int a = 0; a < 3; ++a)
+          kinetic += 0.25 * (D[c] + D[c - s[a]]) * V[a][c] * V[a][c];
+        sum += E[c] + kinetic;
+      },
+      local);
   double global = 0;
   HCART_MPI_CHECK(
       MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, m_grid.decomposition().comm()));

@@ -3,7 +3,9 @@
 // a source step (pressure gradient, von Neumann-Richtmyer viscosity with its heating,
 // compressional heating) and a directionally split transport step (van Leer upwind
 // interpolation with time averaging, consistent advection of mass, energy and momenta on
-// staggered control volumes; sweep order alternating xyz / zyx), with the CFL time step.
+// staggered control volumes; sweep order alternating xyz / zyx; the kinetic energy that
+// momentum advection destroys turned into heat unless heat_dissipation is off), with the
+// CFL time step.
 // Every update is local, so results are bitwise the same on any number of ranks.
 #pragma once
 
@@ -49,6 +51,10 @@ public:
   std::array<double, 3> spacing() const noexcept { return m_dx; }
   /// \brief Total mass over all ranks.
   double total_mass() const;
+  /// \brief Total energy over all ranks: internal energy plus the kinetic energy of the
+  /// face velocities, each with the mean density of the two zones beside its face (the
+  /// low faces of the owned zones; the wall faces of reflecting boundaries carry none).
+  double total_energy() const;
   /// \brief Writes the fields now (HDF5 + XDMF); returns the file's path.
   std::string write_output();
   std::string write_checkpoint();
@@ -70,8 +76,8 @@ private:
   std::array<double, 3> m_dx{};
   Field<double> m_d, m_e;
   std::array<Field<double>, 3> m_v;
-  // Work fields: mass and energy fluxes on faces, new states.
-  Field<double> m_mflux, m_eflux, m_dn, m_en;
+  // Work fields: mass and energy fluxes on faces, new states, dissipated kinetic energy.
+  Field<double> m_mflux, m_eflux, m_dn, m_en, m_heat;
   std::array<Field<double>, 3> m_vn;
   HaloExchanger m_halo;
   HaloTimes m_accounted;
