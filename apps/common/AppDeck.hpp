@@ -3,6 +3,7 @@
 #pragma once
 
 #include <hcart/grid/Decomposition.hpp>
+#include <hcart/grid/GridSpec.hpp>
 #include <hcart/io/Deck.hpp>
 #include <hcart/io/FieldFile.hpp>
 #include <hcart/mapping/Strategy.hpp>
@@ -26,6 +27,16 @@ struct OutputSettings {
   long checkpoint_keep = 2;  ///< the newest checkpoints of this run kept (0: all)
   std::string restart;       ///< checkpoint to continue from (empty: start afresh)
   std::string deck;          ///< the resolved deck, stored in every file
+};
+
+/// \brief What an application reads from a validated deck: the mesh, the decomposition,
+/// its own `Settings` and [output].
+template <class Settings>
+struct AppConfig {
+  GridSpec spec;
+  DecompositionOptions decomposition;
+  Settings settings;
+  OutputSettings output;
 };
 
 /// \brief Declares [output] directory, timers_json, every, checkpoint_every,

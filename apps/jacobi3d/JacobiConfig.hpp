@@ -27,12 +27,7 @@ struct Settings {
 
 using Output = apps::OutputSettings;
 
-struct Config {
-  GridSpec spec;
-  DecompositionOptions decomposition;
-  Settings settings;
-  Output output;
-};
+using Config = apps::AppConfig<Settings>;
 
 /// \brief Every key Jacobi3D accepts (docs/decks.md is generated from it).
 DeckSchema schema();

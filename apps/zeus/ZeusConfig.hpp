@@ -43,12 +43,7 @@ struct Settings {
 
 using Output = apps::OutputSettings;
 
-struct Config {
-  GridSpec spec;
-  DecompositionOptions decomposition;
-  Settings settings;
-  Output output;
-};
+using Config = apps::AppConfig<Settings>;
 
 /// \brief Every key the hydro solver accepts.
 DeckSchema schema();

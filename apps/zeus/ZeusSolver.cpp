@@ -519,18 +519,24 @@ double Hydro::step() {
   return dt;
 }
 
-double Hydro::total_mass() const {
+template <class F>
+double Hydro::integral(const char* label, const F& f) const {
   const Strides st = strides_of(m_d);
-  const double* D = m_d.data();
   const long s0 = st.s[0], s1 = st.s[1];
   double local = 0;
   Kokkos::parallel_reduce(
-      "zeus_mass", m_grid.owned_policy(),
-      KOKKOS_LAMBDA(int i, int j, int k, double& sum) { sum += D[i * s0 + j * s1 + k]; }, local);
+      label, m_grid.owned_policy(),
+      KOKKOS_LAMBDA(int i, int j, int k, double& sum) { sum += f(i * s0 + j * s1 + k); }, local);
   double global = 0;
   HCART_MPI_CHECK(
       MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, m_grid.decomposition().comm()));
   return global * m_dx[0] * m_dx[1] * m_dx[2];
+}
+
+double Hydro::total_mass() const {
+  const double* D = m_d.data();
+  return integral(
+      "zeus_mass", KOKKOS_LAMBDA(long c) { return D[c]; });
 }
 
 double Hydro::total_energy() const {
@@ -540,24 +546,15 @@ double Hydro::total_energy() const {
   const double* V0 = m_v[0].data();
   const double* V1 = m_v[1].data();
   const double* V2 = m_v[2].data();
-  const long s0 = st.s[0], s1 = st.s[1];
   const long s[3] = {st.s[0], st.s[1], st.s[2]};
-  double local = 0;
-  Kokkos::parallel_reduce(
-      "zeus_energy", m_grid.owned_policy(),
-      KOKKOS_LAMBDA(int i, int j, int k, double& sum) {
-        const long c = i * s0 + j * s1 + k;
+  return integral(
+      "zeus_energy", KOKKOS_LAMBDA(long c) {
         const double* V[3] = {V0, V1, V2};
         double kinetic = 0;
         for (int a = 0; a < 3; ++a)
           kinetic += 0.25 * (D[c] + D[c - s[a]]) * V[a][c] * V[a][c];
-        sum += E[c] + kinetic;
-      },
-      local);
-  double global = 0;
-  HCART_MPI_CHECK(
-      MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, m_grid.decomposition().comm()));
-  return global * m_dx[0] * m_dx[1] * m_dx[2];
+        return E[c] + kinetic;
+      });
 }
 
 std::vector<std::pair<std::string, Field<double>>> Hydro::named_fields() const {

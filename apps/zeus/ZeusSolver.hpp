@@ -67,6 +67,10 @@ private:
   void source(double dt);
   void sweep(int a, double dt);
   void after_step();
+  // The sum of f(c) over the owned zones of all ranks (c: a zone's linear offset), times
+  // the zone volume.
+  template <class F>
+  double integral(const char* label, const F& f) const;
   std::vector<std::pair<std::string, Field<double>>> named_fields() const;
 
   const Grid& m_grid;

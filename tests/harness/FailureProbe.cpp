@@ -1,16 +1,12 @@
 // Tests that fail on purpose, run by tests/harness/check_failure_probe.cmake (never
 // registered as a test of their own): they show that a failure on one rank fails the test
 // on time, on every rank, instead of hanging.
+#include "WorldRanks.hpp"
+
 #include <gtest/gtest.h>
 #include <mpi.h>
 
-namespace {
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-} // namespace
+using hcart::test::world_rank;
 
 TEST(FailureProbe, FailsOnRankOneOnly) {
   if (world_rank() == 1) ADD_FAILURE() << "deliberate failure on rank 1";

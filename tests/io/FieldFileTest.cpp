@@ -1,5 +1,7 @@
 // Parallel HDF5 field files: written by N ranks, read by M ranks (every pair up to the
 // world size), with other strategies; bad files refused on every rank before any read.
+#include "WorldRanks.hpp"
+
 #include <hcart/core/Error.hpp>
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/Grid.hpp>
@@ -13,26 +15,11 @@
 #include <thread>
 
 using namespace hcart;
+using hcart::test::first_ranks;
+using hcart::test::world_rank;
+using hcart::test::world_size;
 
 namespace {
-
-int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-int world_size() {
-  int s = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &s);
-  return s;
-}
-
-// The first `n` ranks of the world (MPI_COMM_NULL on the others).
-MPI_Comm first_ranks(int n) {
-  MPI_Comm comm = MPI_COMM_NULL;
-  MPI_Comm_split(MPI_COMM_WORLD, world_rank() < n ? 0 : MPI_UNDEFINED, world_rank(), &comm);
-  return comm;
-}
 
 double value_at(std::int64_t x, std::int64_t y, std::int64_t z) {
   return 1e6 * x + 1e3 * y + z + 0.25;
@@ -107,9 +94,7 @@ TEST(FieldFile, WrittenByNRanksReadByMRanks) {
       for (int i = 0; i < e[0]; ++i)
         for (int j = 0; j < e[1]; ++j)
           for (int k = 0; k < e[2]; ++k) {
-            const bool owned = grid.owned(0).begin <= i && i < grid.owned(0).end &&
-                               grid.owned(1).begin <= j && j < grid.owned(1).end &&
-                               grid.owned(2).begin <= k && k < grid.owned(2).end;
+            const bool owned = grid.is_owned(i, j, k);
             const double expected = owned
                                         ? value_at(grid.global_index(0, i), grid.global_index(1, j),
                                                    grid.global_index(2, k))

@@ -3,6 +3,7 @@
 // the Poisson problem converges to its exact discrete solution with second order in h.
 #include "GatherField.hpp"
 #include "JacobiSolver.hpp"
+#include "WorldRanks.hpp"
 #include "jacobi_kernels.hpp"
 
 #include <hcart/grid/Decomposition.hpp>
@@ -15,14 +16,10 @@
 #include <filesystem>
 
 using namespace hcart;
+using hcart::test::first_ranks;
+using hcart::test::world_rank;
 
 namespace {
-
-int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
 
 // The same iteration with plain loops on one array with a ghost layer.
 std::vector<double> serial_reference(const std::array<std::int64_t, 3>& g,
@@ -212,14 +209,6 @@ TEST(Jacobi, PoissonIsSecondOrderAccurate) {
   const double predicted = (33.0 / 17.0) * (33.0 / 17.0);
   EXPECT_NEAR(ratio, predicted, 0.05 * predicted) << "errors " << coarse << " and " << fine;
 }
-
-namespace {
-MPI_Comm first_ranks(int n) {
-  MPI_Comm comm = MPI_COMM_NULL;
-  MPI_Comm_split(MPI_COMM_WORLD, world_rank() < n ? 0 : MPI_UNDEFINED, world_rank(), &comm);
-  return comm;
-}
-} // namespace
 
 // 2k iterations in one run equal k iterations, a checkpoint, a restart on another rank
 // count with another strategy, and k more: bitwise.

@@ -1,6 +1,8 @@
 // Decomposition on real communicators: at every rank count, strategy, synthetic machine
 // and rank numbering, the coordinates are those of the pure planner, MPI agrees, and the
 // halo traffic counted from the real neighbours equals the traffic model.
+#include "WorldRanks.hpp"
+
 #include <hcart/core/Error.hpp>
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/MpiDims.hpp>
@@ -12,6 +14,9 @@
 
 #include <cstdlib>
 
+using hcart::test::world_rank;
+using hcart::test::world_size;
+
 using hcart::Decomposition;
 using hcart::DecompositionOptions;
 using hcart::GridSpec;
@@ -19,17 +24,6 @@ using hcart::Placement;
 using hcart::Strategy;
 
 namespace {
-
-int world_size() {
-  int s = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &s);
-  return s;
-}
-int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
 
 // Synthetic machines with exactly `ranks` ranks: node x core splits, and a 3-level one.
 std::vector<std::string> machines_for(int ranks) {

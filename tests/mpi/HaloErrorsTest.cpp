@@ -1,5 +1,7 @@
 // Halo exchanger: no allocation after the first call, clear errors on every rank for bad
 // fields, and the two field-message modes give the same halos.
+#include "WorldRanks.hpp"
+
 #include <hcart/core/Error.hpp>
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/Grid.hpp>
@@ -10,6 +12,8 @@
 #include <atomic>
 #include <cstdlib>
 #include <new>
+
+using hcart::test::world_rank;
 
 // GCC cannot see that the replaced operator new below is malloc-based.
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
@@ -62,11 +66,6 @@ hcart::GridSpec cube(std::int64_t n, bool periodic) {
   spec.halo_width = {2, 1, 1};
   spec.periodic = {periodic, periodic, periodic};
   return spec;
-}
-int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
 }
 } // namespace
 

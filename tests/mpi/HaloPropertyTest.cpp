@@ -35,9 +35,7 @@ void fill(const hcart::Grid& grid, hcart::Field<T>& f, int id) {
   for (int i = 0; i < e[0]; ++i)
     for (int j = 0; j < e[1]; ++j)
       for (int k = 0; k < e[2]; ++k) {
-        const bool owned = grid.owned(0).begin <= i && i < grid.owned(0).end &&
-                           grid.owned(1).begin <= j && j < grid.owned(1).end &&
-                           grid.owned(2).begin <= k && k < grid.owned(2).end;
+        const bool owned = grid.is_owned(i, j, k);
         host(i, j, k) =
             owned ? static_cast<T>(analytic(id, grid.global_index(0, i), grid.global_index(1, j),
                                             grid.global_index(2, k)))

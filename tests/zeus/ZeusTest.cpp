@@ -3,6 +3,7 @@
 // and bitwise identical results for every rank count and strategy.
 #include "ExactRiemann.hpp"
 #include "GatherField.hpp"
+#include "WorldRanks.hpp"
 #include "ZeusConfig.hpp"
 #include "ZeusSolver.hpp"
 
@@ -17,14 +18,10 @@
 #include <filesystem>
 
 using namespace hcart;
+using hcart::test::first_ranks;
+using hcart::test::world_rank;
 
 namespace {
-
-int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
 
 zeus::Config config(const std::string& deck, const std::vector<std::string>& overrides = {}) {
   return zeus::read_config(Deck::parse(deck, "test", overrides, zeus::schema()));
@@ -101,12 +98,6 @@ double sod_l1(const Simulation& run, int a) {
 // The owned zones of `field` on rank 0 of the run, in global order (empty elsewhere).
 std::vector<double> gather(const Simulation& run, const Field<double>& field) {
   return test::gather_global(*run.grid, field);
-}
-
-MPI_Comm first_ranks(int n) {
-  MPI_Comm comm = MPI_COMM_NULL;
-  MPI_Comm_split(MPI_COMM_WORLD, world_rank() < n ? 0 : MPI_UNDEFINED, world_rank(), &comm);
-  return comm;
 }
 
 } // namespace

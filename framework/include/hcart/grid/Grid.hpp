@@ -29,6 +29,7 @@ struct IndexRange {
   int begin = 0;
   int end = 0;
   int size() const noexcept { return end - begin; }
+  bool contains(int i) const noexcept { return begin <= i && i < end; }
 };
 
 class Grid {
@@ -50,6 +51,10 @@ public:
 
   /// \brief Owned local indices in direction `dir`: [h, h + n).
   IndexRange owned(int dir) const { return {m_halo.at(dir), m_halo.at(dir) + m_local.at(dir)}; }
+  /// \brief True when local cell (i, j, k) is owned by this rank (not a halo cell).
+  bool is_owned(int i, int j, int k) const {
+    return owned(0).contains(i) && owned(1).contains(j) && owned(2).contains(k);
+  }
   /// \brief All local indices in direction `dir`: [0, n + 2h).
   IndexRange with_halo(int dir) const { return {0, m_extent.at(dir)}; }
   /// \brief The global index of local index `local` in direction `dir` (not wrapped).
