@@ -1,11 +1,14 @@
 // Jacobi3D benchmarks (issue targets in docs/benchmarks.md):
-//   hcart-mpiexec -n 1 build/bin/hcart-bench-jacobi --roofline   [--size 256]
+//   hcart-mpiexec -n 1 build/bin/hcart-bench-jacobi --roofline   [--size 256] [--temporal-blocking
+//   N]
 //     hcart's Jacobi sweep on one rank against the copy bandwidth measured in the same run.
 //   hcart-mpiexec -n 2 build/bin/hcart-bench-jacobi --reference  [--size 256]
 //     hcart's solver against a Jacobi written the textbook way, side by side.
 // Bytes per update: the sweep reads u and writes v (16 B once the neighbours are cached;
 // 24 B with the write-allocate read of v). The copy v = u moves the same 16 / 24 B per
-// cell, so the roofline time of a sweep is updates / copied cells * copy time.
+// cell, so the roofline time of a sweep is updates / copied cells * copy time. The solver's
+// default on one rank fuses iterations into one pass over u (temporal blocking, 16 / depth
+// B per update); --roofline times it and, side by side, one iteration per pass.
 #include "BenchTiming.hpp"
 #include "JacobiSolver.hpp"
 
@@ -142,6 +145,11 @@ int main(int argc, char* argv[]) {
     app.add_option("--size", size, "unknowns per direction")->capture_default_str();
     app.add_option("--repeats", repeats)->capture_default_str();
     app.add_option("--iterations", iterations)->capture_default_str();
+    long depth = 0;
+    app.add_option("--temporal-blocking", depth,
+                   "iterations per pass of the solver timed first (0: its automatic choice)")
+        ->capture_default_str()
+        ->check(CLI::Range(0L, 64L));
     app.add_flag("--roofline", roofline, "sweep against the copy roofline");
     app.add_flag("--reference", reference, "hcart against the textbook Jacobi");
     try {
@@ -155,6 +163,7 @@ int main(int argc, char* argv[]) {
     const hcart::Grid grid(decomp);
     hcart::jacobi::Settings settings;
     settings.check_every = 1000000; // no residual inside the timed iterations
+    settings.temporal_blocking = depth;
     hcart::Timers timers;
     hcart::jacobi::Solver solver(grid, settings, timers);
     const bool root = env.rank() == 0;
@@ -169,8 +178,12 @@ int main(int argc, char* argv[]) {
       Kokkos::deep_copy(u, 1.0);
       const auto e = grid.extent();
       const double copied = double(e[0]) * e[1] * e[2];
+      hcart::jacobi::Settings single = settings;
+      single.temporal_blocking = 1;
+      hcart::jacobi::Solver one_per_pass(grid, single, timers);
       solver.iterate(2);
-      std::vector<double> t_copy, t_memcpy, t_sweep, share;
+      one_per_pass.iterate(2);
+      std::vector<double> t_copy, t_memcpy, t_sweep, t_single, share, share_single;
       for (int r = 0; r < repeats; ++r) {
         auto t0 = Clock::now();
         for (int it = 0; it < iterations; ++it) {
@@ -187,22 +200,32 @@ int main(int argc, char* argv[]) {
         t0 = Clock::now();
         solver.iterate(iterations);
         t_sweep.push_back(seconds_since(t0) / iterations);
+        t0 = Clock::now();
+        one_per_pass.iterate(iterations);
+        t_single.push_back(seconds_since(t0) / iterations);
         const double best_copy = std::min(t_copy.back(), t_memcpy.back());
         share.push_back(cells / copied * best_copy / t_sweep.back());
+        share_single.push_back(cells / copied * best_copy / t_single.back());
       }
       if (root) {
         const auto c = stats(t_copy), m = stats(t_memcpy), s = stats(t_sweep), f = stats(share);
+        const auto s1 = stats(t_single), f1 = stats(share_single);
         std::printf(
             "copy kernel (grid policy)   min %8.3f ms  median %8.3f ms  %.1f GB/s at 16 B/cell\n",
             c.min * 1e3, c.median * 1e3, copied * 16 / c.min / 1e9);
         std::printf(
             "std::copy                   min %8.3f ms  median %8.3f ms  %.1f GB/s at 16 B/cell\n",
             m.min * 1e3, m.median * 1e3, copied * 16 / m.min / 1e9);
-        std::printf(
-            "hcart Jacobi iteration      min %8.3f ms  median %8.3f ms  %.1f MLUP/s at the min\n",
-            s.min * 1e3, s.median * 1e3, cells / s.min / 1e6);
+        std::printf("hcart Jacobi iteration      min %8.3f ms  median %8.3f ms  %.1f MLUP/s at "
+                    "the min  (%ld iterations per pass)\n",
+                    s.min * 1e3, s.median * 1e3, cells / s.min / 1e6, solver.iterations_per_pass());
         std::printf("share of the copy roofline  min %8.1f %%   median %8.1f %%\n", f.min * 100,
                     f.median * 100);
+        std::printf("one iteration per pass      min %8.3f ms  median %8.3f ms  %.1f MLUP/s at "
+                    "the min\n",
+                    s1.min * 1e3, s1.median * 1e3, cells / s1.min / 1e6);
+        std::printf("share of the copy roofline  min %8.1f %%   median %8.1f %%\n", f1.min * 100,
+                    f1.median * 100);
       }
     }
     if (reference) {

@@ -35,6 +35,11 @@ DeckSchema schema() {
       .at_most(1e9);
   s.add("jacobi", "overlap", DeckType::Boolean, "false",
         "update the interior while halo messages fly");
+  s.add("jacobi", "temporal_blocking", DeckType::Integer, "0",
+        "iterations fused into one pass over memory when a rank has no neighbours (one rank, "
+        "no periodic direction); 0: by cache size, 1: off")
+      .at_least(0)
+      .at_most(64);
   s.add("jacobi", "boundary_values", DeckType::RealList, "[1.0, 0.0, 0.0, 0.0, 0.0, 0.0]",
         "Dirichlet values on the faces x-, x+, y-, y+, z-, z+ (laplace)")
       .length(6);
@@ -62,6 +67,7 @@ Config read_config(const Deck& deck) {
   c.settings.tolerance = deck.real("jacobi", "tolerance");
   c.settings.check_every = static_cast<long>(deck.integer("jacobi", "check_every"));
   c.settings.overlap = deck.boolean("jacobi", "overlap");
+  c.settings.temporal_blocking = static_cast<long>(deck.integer("jacobi", "temporal_blocking"));
   const auto values = deck.reals("jacobi", "boundary_values");
   for (int i = 0; i < 6; ++i)
     c.settings.boundary_values[i] = values[i];

@@ -20,6 +20,9 @@ struct Settings {
   double tolerance = 1e-8;
   long check_every = 10;
   bool overlap = false;
+  /// Iterations fused into one pass over memory on a rank without neighbours (one rank, no
+  /// periodic direction): 0 chooses by cache size, 1 turns the wavefront off.
+  long temporal_blocking = 0;
   /// Dirichlet values on the faces x-, x+, y-, y+, z-, z+ (Laplace; Poisson uses zeros).
   std::array<double, 6> boundary_values{{1, 0, 0, 0, 0, 0}};
   double progress_seconds = 5.0;

@@ -50,6 +50,9 @@ public:
   const Grid& grid() const noexcept { return m_grid; }
   /// \brief Global unknowns, for MLUP/s.
   double global_cells() const;
+  /// \brief Iterations fused into one pass over memory (1: none). More than one only on a
+  /// host rank without neighbours: [jacobi] temporal_blocking, or automatic (0) by cache size.
+  long iterations_per_pass() const noexcept { return m_depth; }
   /// \brief Iterations done so far (including those before a restart).
   long iteration() const noexcept { return m_iteration; }
   /// \brief Writes the current field (HDF5 + XDMF, and the series file) now.
@@ -58,11 +61,12 @@ public:
   std::string write_checkpoint(double residual);
 
 private:
-  // One iteration; returns the global residual when `check`, else -1.
+  long choose_depth() const;
+  long iterations_to_next_check() const;
+  double advance(long count, bool check);
   double step(bool check);
+  double wavefront(long depth, bool check);
   double sweep(const std::array<int, 3>& lo, const std::array<int, 3>& hi, bool check);
-  void exchange_timed(bool split_start);
-  void finish_timed();
   void account_halo_times();
   void after_step(double residual);
 
@@ -74,6 +78,8 @@ private:
   Timers& m_timers;
   Stencil m_stencil;
   Field<double> m_u, m_v, m_rhs;
+  long m_depth = 1;                                // iterations per pass (temporal blocking)
+  Kokkos::View<double*, Kokkos::HostSpace> m_ring; // the wavefront's intermediate planes
   HaloExchanger m_halo;
   HaloTimes m_accounted;
   long m_iteration = 0;

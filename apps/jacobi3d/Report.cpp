@@ -39,6 +39,9 @@ RunReport collect(const Decomposition& decomp, const Solver& solver, const Resul
                                      result.seconds / 1e6
                                : 0.0;
   r.timers = timers.summarize(decomp.comm());
+  r.iterations_per_pass = solver.iterations_per_pass();
+  HCART_MPI_CHECK(
+      MPI_Allreduce(MPI_IN_PLACE, &r.iterations_per_pass, 1, MPI_LONG, MPI_MIN, decomp.comm()));
   const HaloCounters& c = solver.halo().counters();
   r.level_names = c.level_names;
   r.halo_bytes.assign(c.bytes.begin(), c.bytes.end());
@@ -67,7 +70,12 @@ void print_run(std::ostream& out, const RunReport& r) {
     out << "  note: " << note << "\n";
   out << "iterations " << r.result.iterations << ", residual " << fixed(r.result.residual, "%.3e")
       << (r.result.converged ? " (converged)" : " (tolerance not reached)") << ", "
-      << fixed(r.result.seconds) << " s, " << fixed(r.mlups, "%.1f") << " MLUP/s\n\n";
+      << fixed(r.result.seconds) << " s, " << fixed(r.mlups, "%.1f") << " MLUP/s\n";
+  if (r.iterations_per_pass > 1) {
+    out << "temporal blocking: up to " << r.iterations_per_pass
+        << " iterations per pass over memory (a rank without neighbours)\n";
+  }
+  out << "\n";
   Timers::print(out, r.timers);
   out << "\nhalo traffic (all ranks)\n";
   apps::Table table({"level", "bytes", "messages"});
@@ -91,6 +99,7 @@ nlohmann::json to_json(const RunReport& r, const std::string& deck) {
   j["converged"] = r.result.converged;
   j["seconds"] = r.result.seconds;
   j["mlups"] = r.mlups;
+  j["iterations_per_pass"] = r.iterations_per_pass;
   nlohmann::json timers = nlohmann::json::array();
   for (const auto& t : r.timers) {
     timers.push_back({{"name", t.name},

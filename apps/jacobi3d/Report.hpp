@@ -23,6 +23,7 @@ struct RunReport {
   std::vector<std::array<int, 3>> level_factors;
   Result result;
   double mlups = 0;
+  long iterations_per_pass = 1; ///< temporal blocking (1: none)
   std::vector<Timers::Summary> timers;
   std::vector<std::string> level_names;             ///< machine levels, then "self"
   std::vector<long long> halo_bytes, halo_messages; ///< summed over ranks

@@ -143,6 +143,91 @@ TEST(Jacobi, BitwiseIdenticalForEveryDecompositionAndEqualToASerialReference) {
 }
 
 namespace {
+struct SolverRun {
+  std::vector<double> field;
+  jacobi::Result result;
+  long per_pass = 0;
+};
+
+// A run on `comm` of `iterations` iterations (or to convergence when 0), with
+// `temporal_blocking` iterations per pass asked for.
+SolverRun run_blocked(MPI_Comm comm, const GridSpec& spec, jacobi::Settings s,
+                      long temporal_blocking, long iterations) {
+  const Decomposition decomp(comm, spec);
+  const Grid grid(decomp);
+  s.temporal_blocking = temporal_blocking;
+  Timers timers;
+  jacobi::Solver solver(grid, s, timers);
+  SolverRun r;
+  r.result = iterations > 0 ? solver.iterate(iterations) : solver.run();
+  r.per_pass = solver.iterations_per_pass();
+  r.field = test::gather_global(grid, solver.solution());
+  return r;
+}
+} // namespace
+
+// The wavefront (several iterations per pass over memory, one rank without neighbours)
+// gives bitwise the field, the residuals and the stopping iteration of one iteration per
+// pass, for every depth, with checks falling inside and between passes.
+TEST(Jacobi, TemporalBlockingIsBitwiseTheSameAsOneIterationPerPass) {
+  MPI_Comm one = first_ranks(1);
+  if (one == MPI_COMM_NULL) return;
+  GridSpec spec;
+  spec.global_size = {19, 14, 23};
+  for (jacobi::Problem problem : {jacobi::Problem::Laplace, jacobi::Problem::Poisson}) {
+    jacobi::Settings s;
+    s.problem = problem;
+    s.boundary_values = {1.0, 0.25, -0.5, 0.75, 2.0, 0.125};
+    s.check_every = 7;
+    const SolverRun plain = run_blocked(one, spec, s, 1, 41);
+    ASSERT_EQ(plain.per_pass, 1);
+    for (long depth : {2L, 3L, 5L, 8L, 64L}) {
+      const SolverRun fused = run_blocked(one, spec, s, depth, 41);
+      EXPECT_EQ(fused.per_pass, depth);
+      ASSERT_EQ(fused.field.size(), plain.field.size());
+      EXPECT_EQ(
+          std::memcmp(fused.field.data(), plain.field.data(), plain.field.size() * sizeof(double)),
+          0)
+          << "depth " << depth;
+      EXPECT_EQ(fused.result.residual, plain.result.residual) << "depth " << depth;
+    }
+    // To convergence: the same residuals, so the same stop.
+    s.tolerance = 1e-4;
+    s.max_iterations = 5000;
+    s.check_every = 6;
+    const SolverRun plain_run = run_blocked(one, spec, s, 1, 0);
+    const SolverRun fused_run = run_blocked(one, spec, s, 4, 0);
+    EXPECT_TRUE(plain_run.result.converged);
+    EXPECT_GT(plain_run.result.iterations, 6);
+    EXPECT_EQ(fused_run.result.iterations, plain_run.result.iterations);
+    EXPECT_EQ(fused_run.result.residual, plain_run.result.residual);
+    EXPECT_EQ(std::memcmp(fused_run.field.data(), plain_run.field.data(),
+                          plain_run.field.size() * sizeof(double)),
+              0);
+  }
+  // Automatic: fused on one host rank without neighbours (planes of 14 x 23 fit any cache),
+  // never with a periodic direction, whose halo changes every iteration.
+  jacobi::Settings s;
+  EXPECT_GT(run_blocked(one, spec, s, 0, 1).per_pass, 1);
+  GridSpec periodic = spec;
+  periodic.periodic = {false, true, false};
+  EXPECT_EQ(run_blocked(one, periodic, s, 0, 1).per_pass, 1);
+  EXPECT_EQ(run_blocked(one, periodic, s, 4, 1).per_pass, 1);
+  MPI_Comm_free(&one);
+}
+
+// With neighbours every iteration needs a halo exchange: one iteration per pass, whatever
+// the deck asks.
+TEST(Jacobi, TemporalBlockingNeedsARankWithoutNeighbours) {
+  if (test::world_size() == 1) GTEST_SKIP() << "needs more than one rank";
+  GridSpec spec;
+  spec.global_size = {16, 16, 16};
+  jacobi::Settings s;
+  EXPECT_EQ(run_blocked(MPI_COMM_WORLD, spec, s, 4, 1).per_pass, 1);
+  EXPECT_EQ(run_blocked(MPI_COMM_WORLD, spec, s, 0, 1).per_pass, 1);
+}
+
+namespace {
 // Max |u - exact| / max |exact| over the owned cells, for exact = scale * continuum.
 double poisson_error(const jacobi::Solver& solver, double scale) {
   const Grid& grid = solver.grid();
