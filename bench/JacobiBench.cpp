@@ -3,12 +3,13 @@
 //   N]
 //     hcart's Jacobi sweep on one rank against the copy bandwidth measured in the same run.
 //   hcart-mpiexec -n 2 build/bin/hcart-bench-jacobi --reference  [--size 256]
-//     hcart's solver against a Jacobi written the textbook way, side by side.
+//     hcart's solver (as the app sets it up, and with one iteration per pass) against a
+//     Jacobi written the textbook way, side by side.
 // Bytes per update: the sweep reads u and writes v (16 B once the neighbours are cached;
 // 24 B with the write-allocate read of v). The copy v = u moves the same 16 / 24 B per
 // cell, so the roofline time of a sweep is updates / copied cells * copy time. The solver's
-// default on one rank fuses iterations into one pass over u (temporal blocking, 16 / depth
-// B per update); --roofline times it and, side by side, one iteration per pass.
+// default fuses iterations into one pass over u (temporal blocking, 16 / depth B per
+// update); both modes time it and, side by side, one iteration per pass.
 #include "BenchTiming.hpp"
 #include "JacobiSolver.hpp"
 
@@ -157,30 +158,34 @@ int main(int argc, char* argv[]) {
     } catch (const CLI::ParseError& e) {
       return app.exit(e);
     }
-    hcart::GridSpec spec;
-    spec.global_size = {size, size, size};
-    const hcart::Decomposition decomp(MPI_COMM_WORLD, spec);
-    const hcart::Grid grid(decomp);
-    hcart::jacobi::Settings settings;
-    settings.check_every = 1000000; // no residual inside the timed iterations
+    // The solver as the app sets it up (halos as deep as its temporal blocking), and the
+    // same solver with one iteration per pass over halos one cell deep.
+    hcart::jacobi::Settings settings, single;
+    settings.check_every = single.check_every = 1000000; // no residual in the timed iterations
     settings.temporal_blocking = depth;
+    single.temporal_blocking = 1;
+    hcart::GridSpec spec, spec_single;
+    spec.global_size = spec_single.global_size = {size, size, size};
+    spec.halo_width.fill(hcart::jacobi::halo_width_for(settings, spec, env.size()));
+    const hcart::Decomposition decomp(MPI_COMM_WORLD, spec),
+        decomp_single(MPI_COMM_WORLD, spec_single);
+    const hcart::Grid grid(decomp), grid_single(decomp_single);
     hcart::Timers timers;
     hcart::jacobi::Solver solver(grid, settings, timers);
+    hcart::jacobi::Solver one_per_pass(grid_single, single, timers);
     const bool root = env.rank() == 0;
     const double cells = solver.global_cells();
     if (root) {
-      std::printf("%d ranks, %ld^3 unknowns, dims %dx%dx%d, %d repeats of %d iterations\n",
+      std::printf("%d ranks, %ld^3 unknowns, dims %dx%dx%d, %d repeats of %d iterations; hcart "
+                  "with %ld iterations per pass, halo width %d\n",
                   env.size(), size, decomp.dims()[0], decomp.dims()[1], decomp.dims()[2], repeats,
-                  iterations);
+                  iterations, solver.iterations_per_pass(), grid.halo_width()[0]);
     }
     if (roofline) {
       auto u = grid.make_field<double>("copy_u"), v = grid.make_field<double>("copy_v");
       Kokkos::deep_copy(u, 1.0);
       const auto e = grid.extent();
       const double copied = double(e[0]) * e[1] * e[2];
-      hcart::jacobi::Settings single = settings;
-      single.temporal_blocking = 1;
-      hcart::jacobi::Solver one_per_pass(grid, single, timers);
       solver.iterate(2);
       one_per_pass.iterate(2);
       std::vector<double> t_copy, t_memcpy, t_sweep, t_single, share, share_single;
@@ -232,7 +237,8 @@ int main(int argc, char* argv[]) {
       TextbookJacobi textbook(MPI_COMM_WORLD, size);
       textbook.iterate(2);
       solver.iterate(2);
-      std::vector<double> t_hcart, t_book, ratio;
+      one_per_pass.iterate(2);
+      std::vector<double> t_hcart, t_single, t_book, ratio, ratio_single;
       // Timed back to back; which code goes first alternates between repeats.
       auto timed = [&](auto&& body) {
         MPI_Barrier(MPI_COMM_WORLD);
@@ -245,25 +251,35 @@ int main(int argc, char* argv[]) {
         const auto run_hcart = [&] {
           t_hcart.push_back(timed([&] { solver.iterate(iterations); }));
         };
+        const auto run_single = [&] {
+          t_single.push_back(timed([&] { one_per_pass.iterate(iterations); }));
+        };
         const auto run_book = [&] {
           t_book.push_back(timed([&] { textbook.iterate(iterations); }));
         };
         if (r % 2 == 0) {
           run_hcart();
+          run_single();
           run_book();
         } else {
           run_book();
+          run_single();
           run_hcart();
         }
         ratio.push_back(t_hcart.back() / t_book.back());
+        ratio_single.push_back(t_single.back() / t_book.back());
       }
       if (root) {
         const auto a = stats(t_hcart), b = stats(t_book), q = stats(ratio);
+        const auto a1 = stats(t_single), q1 = stats(ratio_single);
         std::printf("hcart Jacobi iteration      min %8.3f ms  median %8.3f ms\n", a.min * 1e3,
                     a.median * 1e3);
         std::printf("textbook Jacobi iteration   min %8.3f ms  median %8.3f ms\n", b.min * 1e3,
                     b.median * 1e3);
         std::printf("ratio hcart / textbook      min %8.3f     median %8.3f\n", q.min, q.median);
+        std::printf("one iteration per pass      min %8.3f ms  median %8.3f ms\n", a1.min * 1e3,
+                    a1.median * 1e3);
+        std::printf("its ratio / textbook        min %8.3f     median %8.3f\n", q1.min, q1.median);
       }
     }
     return 0;

@@ -34,8 +34,16 @@ using Config = apps::AppConfig<Settings>;
 
 /// \brief Every key Jacobi3D accepts (docs/decks.md is generated from it).
 DeckSchema schema();
-/// \brief The settings of a validated deck. \throws hcart::InputError for combinations the
-/// schema cannot express (e.g. Poisson with periodic directions), naming the keys.
-Config read_config(const Deck& deck);
+/// \brief The halo width of a run on `ranks` ranks: as deep as the temporal blocking wants
+/// (kAutoHaloWidth when automatic) where ranks have neighbours, never deeper than any
+/// block can be; 1 with overlap, without blocking, or on one rank without periodic
+/// directions.
+int halo_width_for(const Settings& settings, const GridSpec& spec, int ranks);
+constexpr long kAutoHaloWidth = 4;
+
+/// \brief The settings of a validated deck for a run on `ranks` ranks. \throws
+/// hcart::InputError for combinations the schema cannot express (e.g. Poisson with
+/// periodic directions), naming the keys.
+Config read_config(const Deck& deck, int ranks = 1);
 
 } // namespace hcart::jacobi

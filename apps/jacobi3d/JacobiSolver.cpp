@@ -59,6 +59,7 @@ HCART_HOST_CLONES double sweep_plane(const double* __restrict below,
 // reaches on current server processors (a 256^2 plane is 0.5 MiB: depth 8; 512^2: depth 2).
 constexpr double kWavefrontCacheBytes = 16.0 * 1024 * 1024;
 constexpr long kMaxWavefrontDepth = 8;
+constexpr double kMaxRedundantShare = 0.1;
 } // namespace
 
 Solver::Solver(const Grid& grid, const Settings& settings, Timers& timers, const Output& output)
@@ -68,8 +69,9 @@ Solver::Solver(const Grid& grid, const Settings& settings, Timers& timers, const
   const auto n = grid.global_size();
   m_stencil =
       make_stencil(static_cast<double>(n[0]), static_cast<double>(n[1]), static_cast<double>(n[2]));
-  // Dirichlet values in the halo slabs of faces without a neighbour, in both fields (the
-  // exchanger never writes there).
+  // Dirichlet values in the halo slabs of faces without a neighbour, in both fields, across
+  // the whole extent of the other directions: the wavefront also updates halo cells of
+  // neighbouring ranks next to such a face, and reads the boundary value beside them.
   const Decomposition& decomp = grid.decomposition();
   const auto e = grid.extent();
   const auto h = grid.halo_width();
@@ -78,11 +80,11 @@ Solver::Solver(const Grid& grid, const Settings& settings, Timers& timers, const
     for (int side = 0; side < 2; ++side) {
       std::array<int, 3> o{0, 0, 0};
       o[d] = side == 0 ? -1 : 1;
-      if (decomp.neighbour(o) != MPI_PROC_NULL) continue;
+      m_open[d][side] = decomp.neighbour(o) != MPI_PROC_NULL;
+      if (m_open[d][side]) continue;
       const double value =
           settings.problem == Problem::Laplace ? settings.boundary_values[2 * d + side] : 0.0;
-      std::array<int, 3> lo{h[0], h[1], h[2]},
-          hi{h[0] + local[0], h[1] + local[1], h[2] + local[2]};
+      std::array<int, 3> lo{0, 0, 0}, hi = e;
       lo[d] = side == 0 ? 0 : h[d] + local[d];
       hi[d] = side == 0 ? h[d] : e[d];
       const Field<double> u = m_u, v = m_v;
@@ -96,8 +98,10 @@ Solver::Solver(const Grid& grid, const Settings& settings, Timers& timers, const
     const Field<double> f = m_rhs;
     const auto off = grid.global_offset();
     const auto g = grid.global_size();
+    // On halo cells too (the wavefront updates those of neighbours): a function of the
+    // global index, so bitwise the value the owner has.
     Kokkos::parallel_for(
-        "jacobi_rhs", grid.owned_policy(), KOKKOS_LAMBDA(int i, int j, int k) {
+        "jacobi_rhs", grid.with_halo_policy(), KOKKOS_LAMBDA(int i, int j, int k) {
           f(i, j, k) =
               poisson_rhs(coordinate(off[0] + i - h[0], g[0]), coordinate(off[1] + j - h[1], g[1]),
                           coordinate(off[2] + k - h[2], g[2]));
@@ -117,6 +121,9 @@ Solver::Solver(const Grid& grid, const Settings& settings, Timers& timers, const
     m_iteration = static_cast<long>(file.metadata.step);
   }
   m_depth = choose_depth();
+  if (m_depth > 1 && has_neighbours()) {
+    m_deep = std::make_unique<HaloExchanger>(grid, HaloMode::Full);
+  }
   if (m_depth > 1) {
     // Every slot starts as a copy of the first owned plane: its frame (the Dirichlet values
     // one row or column outside the owned cells, the same on every plane since they are
@@ -132,26 +139,52 @@ Solver::Solver(const Grid& grid, const Settings& settings, Timers& timers, const
   }
 }
 
+bool Solver::has_neighbours() const {
+  for (const auto& sides : m_open) {
+    if (sides[0] || sides[1]) return true;
+  }
+  return false;
+}
+
+// Updates a pass of `depth` iterations computes beyond the owned ones, relative: iteration t
+// covers the owned box grown by depth - t on every side with a neighbour.
+double Solver::redundant_share(long depth) const {
+  const auto n = m_grid.local_size();
+  double owned = 1.0, total = 0.0;
+  for (int d = 0; d < 3; ++d)
+    owned *= n[d];
+  for (long t = 1; t <= depth; ++t) {
+    double box = 1.0;
+    for (int d = 0; d < 3; ++d) {
+      box *= static_cast<double>(n[d] + (depth - t) * (m_open[d][0] + m_open[d][1]));
+    }
+    total += box;
+  }
+  return total / (static_cast<double>(depth) * owned) - 1.0;
+}
+
 long Solver::choose_depth() const {
   if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible) {
     return 1; // the wavefront is a host loop
   } else {
-    // Every face must keep its Dirichlet values: with a neighbour (or a periodic self) the
-    // halo changes every iteration and would need an exchange between the fused ones.
-    const Decomposition& decomp = m_grid.decomposition();
+    // Across a side with a neighbour (or a periodic self) a pass needs a halo as deep as its
+    // iterations; overlap asks for an exchange hidden behind every single iteration.
+    long deepest = kMaxWavefrontDepth * 8;
+    const auto h = m_grid.halo_width();
     for (int d = 0; d < 3; ++d) {
-      for (int side : {-1, 1}) {
-        std::array<int, 3> o{0, 0, 0};
-        o[d] = side;
-        if (decomp.neighbour(o) != MPI_PROC_NULL) return 1;
-      }
+      if (m_open[d][0] || m_open[d][1]) deepest = std::min<long>(deepest, h[d]);
     }
-    if (m_settings.temporal_blocking > 0) return m_settings.temporal_blocking;
-    // Automatic: the wavefront runs on one thread, so only where the execution space has one.
+    if (has_neighbours() && m_settings.overlap) return 1;
+    if (m_settings.temporal_blocking > 0) return std::min(m_settings.temporal_blocking, deepest);
+    // Automatic: the wavefront runs on one thread, so only where the execution space has one;
+    // as deep as the cache holds the planes in flight, with at most 10% of redundant updates.
     if (ExecutionSpace().concurrency() > 1) return 1;
     const double plane = static_cast<double>(m_u.stride(0)) * sizeof(double);
     const long fits = static_cast<long>(kWavefrontCacheBytes / (3 * plane));
-    return std::max(1L, std::min(kMaxWavefrontDepth, fits));
+    long depth = std::max(1L, std::min({kMaxWavefrontDepth, fits, deepest}));
+    while (depth > 1 && redundant_share(depth) > kMaxRedundantShare)
+      --depth;
+    return depth;
   }
 }
 
@@ -203,12 +236,25 @@ double Solver::global_cells() const {
   return static_cast<double>(g[0]) * static_cast<double>(g[1]) * static_cast<double>(g[2]);
 }
 
-void Solver::account_halo_times() {
-  const HaloTimes& t = m_halo.times();
-  m_timers.add("halo.pack", t.pack - m_accounted.pack + t.post - m_accounted.post);
-  m_timers.add("halo.wait", t.wait - m_accounted.wait);
-  m_timers.add("halo.unpack", t.unpack - m_accounted.unpack);
-  m_accounted = t;
+void Solver::account_halo_times(const HaloExchanger& halo, HaloTimes& accounted) {
+  const HaloTimes& t = halo.times();
+  m_timers.add("halo.pack", t.pack - accounted.pack + t.post - accounted.post);
+  m_timers.add("halo.wait", t.wait - accounted.wait);
+  m_timers.add("halo.unpack", t.unpack - accounted.unpack);
+  accounted = t;
+}
+
+HaloCounters Solver::halo_counters() const {
+  HaloCounters sum = m_halo.counters();
+  if (m_deep) {
+    const HaloCounters& deep = m_deep->counters();
+    for (std::size_t l = 0; l < sum.bytes.size(); ++l) {
+      sum.bytes[l] += deep.bytes[l];
+      sum.messages[l] += deep.messages[l];
+    }
+    sum.exchanges += deep.exchanges;
+  }
+  return sum;
 }
 
 // Updates v from u over the box; returns the local max |v - u| when `check`.
@@ -285,7 +331,7 @@ double Solver::step(bool check) {
   double local = 0.0;
   if (!m_settings.overlap) {
     m_halo.exchange(m_u);
-    account_halo_times();
+    account_halo_times(m_halo, m_accounted);
     auto scope = m_timers.region("compute");
     local = sweep(lo, hi, check);
     Kokkos::fence();
@@ -298,7 +344,7 @@ double Solver::step(bool check) {
       Kokkos::fence();
     }
     m_halo.finish();
-    account_halo_times();
+    account_halo_times(m_halo, m_accounted);
     auto scope = m_timers.region("compute");
     // The shell, in six disjoint slabs: x faces whole, y faces inside x, z faces inside both.
     for (int d = 0; d < 3; ++d) {
@@ -321,38 +367,48 @@ double Solver::step(bool check) {
   return local;
 }
 
-// `depth` iterations in one pass over u, in place (the rank has no neighbours, so no halo
-// changes between them). Level t of the iteration (t = 0 is u) is computed on plane p - t + 1
-// at wavefront position p, from planes p - t .. p - t + 2 of level t - 1, which are complete
-// by then; levels 1 .. depth - 1 live in a ring of 3 planes each, and level `depth` goes to
-// u's plane p - depth + 1, whose old values no later update reads. Every value is computed
-// from the same operands by the same update() as in step(), so the result is bitwise the
+// `depth` (>= 2) iterations in one pass over u, in place. Iteration t (t = 0 is u) covers
+// the owned box grown by depth - t on every side with a neighbour, so one exchange of halos
+// `depth` deep (Full: the grown boxes need edges and corners) before the pass serves all of
+// it; on the other sides the halo holds the Dirichlet values for good. Along x the pass is a
+// wavefront: at position p iteration t is computed on plane p - t + 1 from planes
+// p - t .. p - t + 2 of iteration t - 1, which are complete by then. Iterations
+// 1 .. depth - 1 live in a ring of 3 planes each; the last goes to u's plane p - depth + 1,
+// whose old values no later update reads. Every value is computed from the same operands by
+// the same update() as in step() (on whichever rank owns it), so the result is bitwise the
 // same. u is read and written once per pass: 16 / depth bytes per update instead of 24.
 // Returns the local max |u_new - u_old| of the last iteration when `check`.
 double Solver::wavefront(long depth, bool check) {
+  if (m_deep) {
+    m_deep->exchange(m_u);
+    account_halo_times(*m_deep, m_accounted_deep);
+  }
+  auto scope = m_timers.region("compute");
   const auto h = m_grid.halo_width();
   const auto n = m_grid.local_size();
   const long si = static_cast<long>(m_u.stride(0)), sj = static_cast<long>(m_u.stride(1));
   double* u = m_u.data();
   double* ring = m_ring.data();
   const double* f = m_settings.problem == Problem::Poisson ? m_rhs.data() : nullptr;
-  const long first = h[0], end = h[0] + n[0]; // owned planes [first, end)
-  const long row0 = h[1] * sj;                // offset of the first owned row in a plane
-  // Plane i of level t: u itself for level 0 and for the Dirichlet planes outside.
+  // The box of iteration t in direction d: [lo, hi).
+  auto lo = [&](int d, long t) { return h[d] - (m_open[d][0] ? depth - t : 0); };
+  auto hi = [&](int d, long t) { return h[d] + n[d] + (m_open[d][1] ? depth - t : 0); };
+  // Plane i of iteration t: u itself for iteration 0 and for the Dirichlet planes outside.
   auto level = [&](long t, long i) -> double* {
-    if (t == 0 || i < first || i >= end) return u + i * si;
+    if (t == 0 || i < lo(0, t) || i >= hi(0, t)) return u + i * si;
     return ring + ((t - 1) * 3 + i % 3) * si;
   };
   double worst = 0.0;
-  for (long p = first; p < end + depth - 1; ++p) {
+  for (long p = lo(0, 1); p < hi(0, 1) + depth - 1; ++p) {
     for (long t = 1; t <= depth; ++t) {
       const long i = p - t + 1;
-      if (i < first || i >= end) continue;
+      if (i < lo(0, t) || i >= hi(0, t)) continue;
+      const long row = lo(1, t) * sj;
       double* out = t == depth ? u + i * si : level(t, i);
-      const double change = sweep_plane(level(t - 1, i - 1) + row0, level(t - 1, i) + row0,
-                                        level(t - 1, i + 1) + row0, out + row0,
-                                        f != nullptr ? f + i * si + row0 : nullptr, sj, n[1], h[2],
-                                        h[2] + n[2], m_stencil, check && t == depth);
+      const double change = sweep_plane(
+          level(t - 1, i - 1) + row, level(t - 1, i) + row, level(t - 1, i + 1) + row, out + row,
+          f != nullptr ? f + i * si + row : nullptr, sj, static_cast<int>(hi(1, t) - lo(1, t)),
+          static_cast<int>(lo(2, t)), static_cast<int>(hi(2, t)), m_stencil, check && t == depth);
       worst = change > worst ? change : worst;
     }
   }
@@ -368,7 +424,6 @@ double Solver::advance(long count, bool check) {
     const long depth = std::min(count - done, m_depth);
     const bool last = done + depth == count;
     if (depth > 1) {
-      auto scope = m_timers.region("compute");
       local = wavefront(depth, check && last);
     } else {
       local = step(check && last);

@@ -13,6 +13,7 @@
 #include <hcart/halo/HaloExchanger.hpp>
 
 #include <functional>
+#include <memory>
 
 namespace hcart::jacobi {
 
@@ -46,12 +47,14 @@ public:
 
   /// \brief The current solution (owned cells and halos).
   const Field<double>& solution() const noexcept { return m_u; }
-  const HaloExchanger& halo() const noexcept { return m_halo; }
+  /// \brief Halo traffic so far (all exchangers of the solver).
+  HaloCounters halo_counters() const;
   const Grid& grid() const noexcept { return m_grid; }
   /// \brief Global unknowns, for MLUP/s.
   double global_cells() const;
-  /// \brief Iterations fused into one pass over memory (1: none). More than one only on a
-  /// host rank without neighbours: [jacobi] temporal_blocking, or automatic (0) by cache size.
+  /// \brief Iterations fused into one pass over memory (1: none): [jacobi] temporal_blocking,
+  /// or automatic (0) by cache size and redundant work; at most the halo width on sides with
+  /// a neighbour; 1 on a device, and with neighbours and overlap.
   long iterations_per_pass() const noexcept { return m_depth; }
   /// \brief Iterations done so far (including those before a restart).
   long iteration() const noexcept { return m_iteration; }
@@ -67,7 +70,9 @@ private:
   double step(bool check);
   double wavefront(long depth, bool check);
   double sweep(const std::array<int, 3>& lo, const std::array<int, 3>& hi, bool check);
-  void account_halo_times();
+  void account_halo_times(const HaloExchanger& halo, HaloTimes& accounted);
+  bool has_neighbours() const;
+  double redundant_share(long depth) const;
   void after_step(double residual);
 
   const Grid& m_grid;
@@ -80,8 +85,10 @@ private:
   Field<double> m_u, m_v, m_rhs;
   long m_depth = 1;                                // iterations per pass (temporal blocking)
   Kokkos::View<double*, Kokkos::HostSpace> m_ring; // the wavefront's intermediate planes
-  HaloExchanger m_halo;
-  HaloTimes m_accounted;
+  HaloExchanger m_halo;                            // Faces, before every single iteration
+  std::unique_ptr<HaloExchanger> m_deep;           // Full, before every pass of the wavefront
+  HaloTimes m_accounted, m_accounted_deep;
+  std::array<std::array<bool, 2>, 3> m_open{}; // a neighbour across the low / high side
   long m_iteration = 0;
 };
 

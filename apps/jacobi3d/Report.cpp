@@ -40,9 +40,10 @@ RunReport collect(const Decomposition& decomp, const Solver& solver, const Resul
                                : 0.0;
   r.timers = timers.summarize(decomp.comm());
   r.iterations_per_pass = solver.iterations_per_pass();
+  r.halo_width = solver.grid().halo_width();
   HCART_MPI_CHECK(
       MPI_Allreduce(MPI_IN_PLACE, &r.iterations_per_pass, 1, MPI_LONG, MPI_MIN, decomp.comm()));
-  const HaloCounters& c = solver.halo().counters();
+  const HaloCounters c = solver.halo_counters();
   r.level_names = c.level_names;
   r.halo_bytes.assign(c.bytes.begin(), c.bytes.end());
   r.halo_messages.assign(c.messages.begin(), c.messages.end());
@@ -73,7 +74,8 @@ void print_run(std::ostream& out, const RunReport& r) {
       << fixed(r.result.seconds) << " s, " << fixed(r.mlups, "%.1f") << " MLUP/s\n";
   if (r.iterations_per_pass > 1) {
     out << "temporal blocking: up to " << r.iterations_per_pass
-        << " iterations per pass over memory (a rank without neighbours)\n";
+        << " iterations per pass over memory, halo width "
+        << apps::join({r.halo_width[0], r.halo_width[1], r.halo_width[2]}, ",") << "\n";
   }
   out << "\n";
   Timers::print(out, r.timers);
@@ -100,6 +102,7 @@ nlohmann::json to_json(const RunReport& r, const std::string& deck) {
   j["seconds"] = r.result.seconds;
   j["mlups"] = r.mlups;
   j["iterations_per_pass"] = r.iterations_per_pass;
+  j["halo_width"] = r.halo_width;
   nlohmann::json timers = nlohmann::json::array();
   for (const auto& t : r.timers) {
     timers.push_back({{"name", t.name},
@@ -148,6 +151,8 @@ void print_comparison(std::ostream& out, const std::vector<RunReport>& runs) {
   }
   table.add_rule();
   row("iterations", [](const RunReport& r) { return std::to_string(r.result.iterations); });
+  row("iterations per pass",
+      [](const RunReport& r) { return std::to_string(r.iterations_per_pass); });
   row("compute / iteration",
       [](const RunReport& r) { return fixed(r.compute_per_iteration * 1e3, "%.3f ms"); });
   row("halo / iteration",

@@ -24,6 +24,7 @@ struct RunReport {
   Result result;
   double mlups = 0;
   long iterations_per_pass = 1; ///< temporal blocking (1: none)
+  std::array<int, 3> halo_width{};
   std::vector<Timers::Summary> timers;
   std::vector<std::string> level_names;             ///< machine levels, then "self"
   std::vector<long long> halo_bytes, halo_messages; ///< summed over ranks

@@ -76,7 +76,7 @@ int main(int argc, char* argv[]) {
     const hcart::Deck deck =
         hcart::Deck::load(MPI_COMM_WORLD, deck_path, overrides, jacobi::schema());
     jacobi::Config config;
-    hcart::agree_on_errors(MPI_COMM_WORLD, [&] { config = jacobi::read_config(deck); });
+    hcart::agree_on_errors(MPI_COMM_WORLD, [&] { config = jacobi::read_config(deck, env.size()); });
     const bool root = env.rank() == 0;
     if (root) {
       std::cout << "jacobi3d: " << env.size() << " ranks, deck " << deck.name() << ", resolved:\n"
