@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 
 namespace hcart::jacobi {
 
@@ -120,14 +121,17 @@ Solver::Solver(const Grid& grid, const Settings& settings, Timers& timers, const
     read_field(output.restart, grid, "u", m_u);
     m_iteration = static_cast<long>(file.metadata.step);
   }
+  // One depth on all ranks: blocks of different sizes may choose differently, and every
+  // pass begins with an exchange that all of them take part in.
   m_depth = choose_depth();
+  HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &m_depth, 1, MPI_LONG, MPI_MIN, decomp.comm()));
   if (m_depth > 1 && has_neighbours()) {
     m_deep = std::make_unique<HaloExchanger>(grid, HaloMode::Full);
   }
   if (m_depth > 1) {
-    // Every slot starts as a copy of the first owned plane: its frame (the Dirichlet values
-    // one row or column outside the owned cells, the same on every plane since they are
-    // constant per face) is what the stencil reads there; the wavefront writes the rest.
+    // Every slot starts as a copy of the first owned plane: on sides without a neighbour its
+    // frame holds the Dirichlet values (the same on every plane: they are constant per
+    // face), which the stencil reads there; the wavefront writes the boxes inside.
     const long plane = static_cast<long>(m_u.stride(0));
     m_ring = Kokkos::View<double*, Kokkos::HostSpace>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "jacobi_wavefront"),
@@ -169,7 +173,7 @@ long Solver::choose_depth() const {
   } else {
     // Across a side with a neighbour (or a periodic self) a pass needs a halo as deep as its
     // iterations; overlap asks for an exchange hidden behind every single iteration.
-    long deepest = kMaxWavefrontDepth * 8;
+    long deepest = std::numeric_limits<long>::max();
     const auto h = m_grid.halo_width();
     for (int d = 0; d < 3; ++d) {
       if (m_open[d][0] || m_open[d][1]) deepest = std::min<long>(deepest, h[d]);

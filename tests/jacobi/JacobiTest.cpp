@@ -244,6 +244,23 @@ TEST(Jacobi, TemporalBlockingAcrossRanksNeedsDeepHalos) {
   EXPECT_EQ(run_blocked(MPI_COMM_WORLD, spec, s, 2, 1).per_pass, 2);
   s.overlap = true;
   EXPECT_EQ(run_blocked(MPI_COMM_WORLD, spec, s, 4, 1).per_pass, 1);
+  // Blocks of different sizes (9, 8, 8 cells on 3 ranks) would choose different depths by
+  // their share of redundant updates: all ranks use the smallest, and the field is the same.
+  s.overlap = false;
+  spec.global_size = {25, 24, 24};
+  spec.halo_width = {4, 4, 4};
+  const SolverRun automatic = run_blocked(MPI_COMM_WORLD, spec, s, 0, 13);
+  long agreed[2] = {automatic.per_pass, -automatic.per_pass};
+  MPI_Allreduce(MPI_IN_PLACE, agreed, 2, MPI_LONG, MPI_MIN, MPI_COMM_WORLD);
+  EXPECT_EQ(agreed[0], -agreed[1]) << "ranks chose different depths";
+  spec.halo_width = {1, 1, 1};
+  const SolverRun plain = run_blocked(MPI_COMM_WORLD, spec, s, 1, 13);
+  if (world_rank() == 0) {
+    ASSERT_EQ(automatic.field.size(), plain.field.size());
+    EXPECT_EQ(std::memcmp(automatic.field.data(), plain.field.data(),
+                          plain.field.size() * sizeof(double)),
+              0);
+  }
 }
 
 // The app's halo width: deep only where ranks have neighbours and blocking is wanted, and
@@ -335,7 +352,8 @@ TEST(Jacobi, PoissonIsSecondOrderAccurate) {
 }
 
 // 2k iterations in one run equal k iterations, a checkpoint, a restart on another rank
-// count with another strategy, and k more: bitwise.
+// count with another strategy, and k more: bitwise, with passes of 2 iterations over halos
+// 2 deep that do not line up with the restart (23 iterations).
 TEST(Jacobi, CheckpointRestartOnAnotherRankCountIsBitwiseExact) {
   int P = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &P);
@@ -343,8 +361,10 @@ TEST(Jacobi, CheckpointRestartOnAnotherRankCountIsBitwiseExact) {
   GridSpec spec;
   spec.global_size = {18, 21, 16};
   spec.periodic = {false, true, false};
+  spec.halo_width = {2, 2, 2}; // 7 ranks may cut 18 cells into 7 blocks
   jacobi::Settings s;
   s.boundary_values = {1.0, 0.5, 0.0, 0.0, -1.0, 0.25};
+  s.temporal_blocking = 2;
   std::vector<double> straight;
   {
     const Decomposition decomp(MPI_COMM_WORLD, spec);
