@@ -119,4 +119,10 @@ std::string human_bytes(double bytes) {
   return text;
 }
 
+std::string fixed(double value, const char* format) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
+
 } // namespace hcart::apps

@@ -31,4 +31,7 @@ std::string join(const std::vector<std::int64_t>& values, const char* separator 
 /// \brief Bytes for people: "512 B", "12.0 KiB", "3.50 GiB".
 std::string human_bytes(double bytes);
 
+/// \brief One number through a printf format: fixed(0.5, "%.1f%%") is "0.5%".
+std::string fixed(double value, const char* format = "%.3f");
+
 } // namespace hcart::apps

@@ -1,6 +1,7 @@
 #include "JacobiSolver.hpp"
 
 #include "AppDeck.hpp"
+#include "AppTimers.hpp"
 #include "jacobi_kernels.hpp"
 
 #include <hcart/core/Collective.hpp>
@@ -240,14 +241,6 @@ double Solver::global_cells() const {
   return static_cast<double>(g[0]) * static_cast<double>(g[1]) * static_cast<double>(g[2]);
 }
 
-void Solver::account_halo_times(const HaloExchanger& halo, HaloTimes& accounted) {
-  const HaloTimes& t = halo.times();
-  m_timers.add("halo.pack", t.pack - accounted.pack + t.post - accounted.post);
-  m_timers.add("halo.wait", t.wait - accounted.wait);
-  m_timers.add("halo.unpack", t.unpack - accounted.unpack);
-  accounted = t;
-}
-
 HaloCounters Solver::halo_counters() const {
   HaloCounters sum = m_halo.counters();
   if (m_deep) {
@@ -335,7 +328,7 @@ double Solver::step(bool check) {
   double local = 0.0;
   if (!m_settings.overlap) {
     m_halo.exchange(m_u);
-    account_halo_times(m_halo, m_accounted);
+    apps::account_halo_times(m_timers, m_halo, m_accounted);
     auto scope = m_timers.region("compute");
     local = sweep(lo, hi, check);
     Kokkos::fence();
@@ -348,7 +341,7 @@ double Solver::step(bool check) {
       Kokkos::fence();
     }
     m_halo.finish();
-    account_halo_times(m_halo, m_accounted);
+    apps::account_halo_times(m_timers, m_halo, m_accounted);
     auto scope = m_timers.region("compute");
     // The shell, in six disjoint slabs: x faces whole, y faces inside x, z faces inside both.
     for (int d = 0; d < 3; ++d) {
@@ -385,7 +378,7 @@ double Solver::step(bool check) {
 double Solver::wavefront(long depth, bool check) {
   if (m_deep) {
     m_deep->exchange(m_u);
-    account_halo_times(*m_deep, m_accounted_deep);
+    apps::account_halo_times(m_timers, *m_deep, m_accounted_deep);
   }
   auto scope = m_timers.region("compute");
   const auto h = m_grid.halo_width();
@@ -421,7 +414,7 @@ double Solver::wavefront(long depth, bool check) {
 }
 
 // `count` iterations; the residual (global max |u_new - u_old|) of the last when `check`,
-// else -1. Fused into wavefront passes where the rank has no neighbours.
+// else -1. In wavefront passes of up to m_depth iterations; single ones through step().
 double Solver::advance(long count, bool check) {
   double local = 0.0;
   for (long done = 0; done < count;) {

@@ -70,7 +70,6 @@ private:
   double step(bool check);
   double wavefront(long depth, bool check);
   double sweep(const std::array<int, 3>& lo, const std::array<int, 3>& hi, bool check);
-  void account_halo_times(const HaloExchanger& halo, HaloTimes& accounted);
   bool has_neighbours() const;
   double redundant_share(long depth) const;
   void after_step(double residual);

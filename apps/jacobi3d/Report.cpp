@@ -1,20 +1,14 @@
 #include "Report.hpp"
 
+#include "AppTimers.hpp"
 #include "CommandLine.hpp"
 #include "Table.hpp"
 
 #include <hcart/core/MpiCheck.hpp>
 
-#include <cstdio>
-
 namespace hcart::jacobi {
 
 namespace {
-std::string fixed(double v, const char* format = "%.3f") {
-  char text[64];
-  std::snprintf(text, sizeof text, format, v);
-  return text;
-}
 std::string factors_text(const RunReport& r) {
   std::string s;
   for (const auto& f : r.level_factors) {
@@ -39,10 +33,8 @@ RunReport collect(const Decomposition& decomp, const Solver& solver, const Resul
                                      result.seconds / 1e6
                                : 0.0;
   r.timers = timers.summarize(decomp.comm());
-  r.iterations_per_pass = solver.iterations_per_pass();
+  r.iterations_per_pass = solver.iterations_per_pass(); // the ranks agreed on it
   r.halo_width = solver.grid().halo_width();
-  HCART_MPI_CHECK(
-      MPI_Allreduce(MPI_IN_PLACE, &r.iterations_per_pass, 1, MPI_LONG, MPI_MIN, decomp.comm()));
   const HaloCounters c = solver.halo_counters();
   r.level_names = c.level_names;
   r.halo_bytes.assign(c.bytes.begin(), c.bytes.end());
@@ -69,9 +61,10 @@ void print_run(std::ostream& out, const RunReport& r) {
       << factors_text(r) << "\n";
   for (const auto& note : r.notes)
     out << "  note: " << note << "\n";
-  out << "iterations " << r.result.iterations << ", residual " << fixed(r.result.residual, "%.3e")
+  out << "iterations " << r.result.iterations << ", residual "
+      << apps::fixed(r.result.residual, "%.3e")
       << (r.result.converged ? " (converged)" : " (tolerance not reached)") << ", "
-      << fixed(r.result.seconds) << " s, " << fixed(r.mlups, "%.1f") << " MLUP/s\n";
+      << apps::fixed(r.result.seconds) << " s, " << apps::fixed(r.mlups, "%.1f") << " MLUP/s\n";
   if (r.iterations_per_pass > 1) {
     out << "temporal blocking: up to " << r.iterations_per_pass
         << " iterations per pass over memory, halo width "
@@ -103,16 +96,7 @@ nlohmann::json to_json(const RunReport& r, const std::string& deck) {
   j["mlups"] = r.mlups;
   j["iterations_per_pass"] = r.iterations_per_pass;
   j["halo_width"] = r.halo_width;
-  nlohmann::json timers = nlohmann::json::array();
-  for (const auto& t : r.timers) {
-    timers.push_back({{"name", t.name},
-                      {"min", t.min},
-                      {"mean", t.mean},
-                      {"max", t.max},
-                      {"imbalance", t.imbalance},
-                      {"calls", t.calls}});
-  }
-  j["timers"] = timers;
+  j["timers"] = apps::timers_json(r.timers, true);
   nlohmann::json levels = nlohmann::json::array();
   for (std::size_t l = 0; l < r.level_names.size(); ++l) {
     levels.push_back(
@@ -154,20 +138,21 @@ void print_comparison(std::ostream& out, const std::vector<RunReport>& runs) {
   row("iterations per pass",
       [](const RunReport& r) { return std::to_string(r.iterations_per_pass); });
   row("compute / iteration",
-      [](const RunReport& r) { return fixed(r.compute_per_iteration * 1e3, "%.3f ms"); });
+      [](const RunReport& r) { return apps::fixed(r.compute_per_iteration * 1e3, "%.3f ms"); });
   row("halo / iteration",
-      [](const RunReport& r) { return fixed(r.halo_per_iteration * 1e3, "%.3f ms"); });
-  row("MLUP/s", [](const RunReport& r) { return fixed(r.mlups, "%.1f"); });
+      [](const RunReport& r) { return apps::fixed(r.halo_per_iteration * 1e3, "%.3f ms"); });
+  row("MLUP/s", [](const RunReport& r) { return apps::fixed(r.mlups, "%.1f"); });
   if (mpi != nullptr) {
     table.add_rule();
     row("saving vs mpi, " + runs.front().level_names[0] + " bytes", [&](const RunReport& r) {
       return mpi->halo_bytes[0] > 0
-                 ? fixed(100.0 * (1.0 - static_cast<double>(r.halo_bytes[0]) / mpi->halo_bytes[0]),
-                         "%.1f%%")
+                 ? apps::fixed(
+                       100.0 * (1.0 - static_cast<double>(r.halo_bytes[0]) / mpi->halo_bytes[0]),
+                       "%.1f%%")
                  : std::string("-");
     });
     row("saving vs mpi, time", [&](const RunReport& r) {
-      return fixed(100.0 * (1.0 - r.result.seconds / mpi->result.seconds), "%.1f%%");
+      return apps::fixed(100.0 * (1.0 - r.result.seconds / mpi->result.seconds), "%.1f%%");
     });
   }
   table.print(out);

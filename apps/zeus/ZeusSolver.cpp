@@ -1,6 +1,7 @@
 #include "ZeusSolver.hpp"
 
 #include "AppDeck.hpp"
+#include "AppTimers.hpp"
 #include "zeus_kernels.hpp"
 
 #include <hcart/core/Collective.hpp>
@@ -90,7 +91,6 @@ Hydro::Hydro(const Grid& grid, const Settings& settings, Timers& timers, const O
 void Hydro::initialise() {
   const Strides st = strides_of(m_d);
   const auto h = m_grid.halo_width();
-  const auto n = m_grid.local_size();
   const auto off = m_grid.global_offset();
   const auto e = m_grid.extent();
   const std::array<int, 3> all_lo{0, 0, 0};
@@ -193,7 +193,6 @@ void Hydro::initialise() {
         V2[c] = v[2];
       });
   Kokkos::fence();
-  (void)n;
 }
 
 void Hydro::boundaries() {
@@ -256,11 +255,7 @@ void Hydro::boundaries() {
 
 void Hydro::refresh() {
   m_halo.exchange(m_d, m_e, m_v[0], m_v[1], m_v[2]);
-  const HaloTimes& t = m_halo.times();
-  m_timers.add("halo.pack", t.pack - m_accounted.pack + t.post - m_accounted.post);
-  m_timers.add("halo.wait", t.wait - m_accounted.wait);
-  m_timers.add("halo.unpack", t.unpack - m_accounted.unpack);
-  m_accounted = t;
+  apps::account_halo_times(m_timers, m_halo, m_accounted);
   boundaries();
 }
 
@@ -342,14 +337,11 @@ void Hydro::source(double dt) {
             VN[c] = V[c] - dt * 2.0 * (q_here - q_below) / ((D[c] + D[b]) * dx);
           });
     }
-    const double* V0 = m_v[0].data();
-    const double* V1 = m_v[1].data();
-    const double* V2 = m_v[2].data();
+    const double* V[3] = {m_v[0].data(), m_v[1].data(), m_v[2].data()};
     const long s[3] = {st.s[0], st.s[1], st.s[2]};
     const auto dx = m_dx;
     for_cells(
         "zeus_viscous_heating", lo, hi, st, KOKKOS_LAMBDA(long c) {
-          const double* V[3] = {V0, V1, V2};
           const double cs = std::sqrt(sound_speed_squared(D[c], E[c], gamma));
           double heat = 0;
           for (int a = 0; a < 3; ++a) {
@@ -367,15 +359,14 @@ void Hydro::source(double dt) {
     // Compressional heating, implicit and time-centred.
     auto scope = m_timers.region("compute");
     double* E = m_e.data();
-    const double* V0 = m_v[0].data();
-    const double* V1 = m_v[1].data();
-    const double* V2 = m_v[2].data();
+    const double* V[3] = {m_v[0].data(), m_v[1].data(), m_v[2].data()};
     const long s[3] = {st.s[0], st.s[1], st.s[2]};
     const auto dx = m_dx;
     for_cells(
         "zeus_compression", lo, hi, st, KOKKOS_LAMBDA(long c) {
-          const double divergence = (V0[c + s[0]] - V0[c]) / dx[0] +
-                                    (V1[c + s[1]] - V1[c]) / dx[1] + (V2[c + s[2]] - V2[c]) / dx[2];
+          const double divergence = (V[0][c + s[0]] - V[0][c]) / dx[0] +
+                                    (V[1][c + s[1]] - V[1][c]) / dx[1] +
+                                    (V[2][c + s[2]] - V[2][c]) / dx[2];
           E[c] = compress(E[c], divergence, dt, gamma);
         });
     Kokkos::fence();
@@ -543,13 +534,10 @@ double Hydro::total_energy() const {
   const Strides st = strides_of(m_d);
   const double* D = m_d.data();
   const double* E = m_e.data();
-  const double* V0 = m_v[0].data();
-  const double* V1 = m_v[1].data();
-  const double* V2 = m_v[2].data();
+  const double* V[3] = {m_v[0].data(), m_v[1].data(), m_v[2].data()};
   const long s[3] = {st.s[0], st.s[1], st.s[2]};
   return integral(
       "zeus_energy", KOKKOS_LAMBDA(long c) {
-        const double* V[3] = {V0, V1, V2};
         double kinetic = 0;
         for (int a = 0; a < 3; ++a)
           kinetic += 0.25 * (D[c] + D[c - s[a]]) * V[a][c] * V[a][c];

@@ -2,6 +2,7 @@
 //
 //   hcart-mpiexec -n 2 build/bin/zeus inputs/zeus/sod_x.toml
 //   hcart-mpiexec -n 4 build/bin/zeus inputs/zeus/sedov.toml --compare
+#include "AppTimers.hpp"
 #include "CommandLine.hpp"
 #include "Table.hpp"
 #include "ZeusConfig.hpp"
@@ -22,6 +23,7 @@
 namespace {
 
 using namespace hcart;
+using hcart::apps::fixed;
 
 struct Report {
   std::string strategy, machine;
@@ -36,12 +38,6 @@ struct Report {
   double halo_share = 0;            ///< of the slowest rank's total
   double mass = 0;
 };
-
-std::string fixed(double v, const char* format) {
-  char text[64];
-  std::snprintf(text, sizeof text, format, v);
-  return text;
-}
 
 Report run_once(const zeus::Config& config, bool verbose, int rank) {
   Timers timers;
@@ -115,15 +111,7 @@ nlohmann::json to_json(const Report& r, const std::string& deck) {
   j["zone_updates_per_second_per_rank"] = r.zone_updates_per_rank;
   j["halo_share"] = r.halo_share;
   j["total_mass"] = r.mass;
-  nlohmann::json timers = nlohmann::json::array();
-  for (const auto& t : r.timers) {
-    timers.push_back({{"name", t.name},
-                      {"min", t.min},
-                      {"mean", t.mean},
-                      {"max", t.max},
-                      {"imbalance", t.imbalance}});
-  }
-  j["timers"] = timers;
+  j["timers"] = apps::timers_json(r.timers, false);
   return j;
 }
 

@@ -115,12 +115,6 @@ Measurement measure(const Decomposition& d, int repetitions) {
   return m;
 }
 
-std::string fixed(double v, const char* format) {
-  char text[64];
-  std::snprintf(text, sizeof text, format, v);
-  return text;
-}
-
 } // namespace
 
 int main(int argc, char* argv[]) {

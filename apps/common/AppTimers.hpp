@@ -1,0 +1,21 @@
+// The apps' timers: halo exchange times booked into the halo.* regions, and the summary
+// over ranks as JSON for the reports.
+#pragma once
+
+#include <hcart/core/Timers.hpp>
+#include <hcart/halo/HaloExchanger.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <vector>
+
+namespace hcart::apps {
+
+/// \brief Adds what `halo` spent since `accounted` to the regions halo.pack (packing and
+/// posting), halo.wait and halo.unpack of `timers`, and moves `accounted` up to now.
+void account_halo_times(Timers& timers, const HaloExchanger& halo, HaloTimes& accounted);
+
+/// \brief One object per region: name, min, mean, max, imbalance (and calls, when asked).
+nlohmann::json timers_json(const std::vector<Timers::Summary>& summary, bool with_calls);
+
+} // namespace hcart::apps
