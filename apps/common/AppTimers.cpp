@@ -7,6 +7,7 @@ void account_halo_times(Timers& timers, const HaloExchanger& halo, HaloTimes& ac
   timers.add("halo.pack", t.pack - accounted.pack + t.post - accounted.post);
   timers.add("halo.wait", t.wait - accounted.wait);
   timers.add("halo.unpack", t.unpack - accounted.unpack);
+  if (t.check > accounted.check) timers.add("halo.check", t.check - accounted.check);
   accounted = t;
 }
 

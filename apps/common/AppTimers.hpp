@@ -12,7 +12,8 @@
 namespace hcart::apps {
 
 /// \brief Adds what `halo` spent since `accounted` to the regions halo.pack (packing and
-/// posting), halo.wait and halo.unpack of `timers`, and moves `accounted` up to now.
+/// posting), halo.wait, halo.unpack and (when it ran) halo.check of `timers`, and moves
+/// `accounted` up to now.
 void account_halo_times(Timers& timers, const HaloExchanger& halo, HaloTimes& accounted);
 
 /// \brief One object per region: name, min, mean, max, imbalance (and calls, when asked).

@@ -83,6 +83,9 @@ std::vector<bool> parse_bool_list(const std::string& option, const std::string& 
 }
 
 bool parse_command_line(CLI::App& app, int argc, char** argv, int rank) {
+  // Kokkos has taken its own options out of argv (hcart::Environment); say where they are.
+  app.footer("Kokkos options such as --kokkos-num-threads=N (OpenMP threads per rank) and "
+             "--kokkos-device-id=N are accepted too; --kokkos-help lists them.");
   try {
     app.parse(argc, argv);
     return true;

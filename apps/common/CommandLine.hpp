@@ -20,9 +20,9 @@ std::vector<double> parse_real_list(const std::string& option, const std::string
 std::vector<bool> parse_bool_list(const std::string& option, const std::string& text,
                                   std::size_t max_count = 16);
 
-/// \brief Runs app.parse(argc, argv). Returns false after printing the help on rank 0
-/// when help was asked for; throws hcart::InputError (collective: every rank parses the
-/// same arguments) with CLI11's message for bad arguments.
+/// \brief Runs app.parse(argc, argv). Returns false after printing the help (with a
+/// footer on Kokkos' options) on rank 0 when help was asked for; throws hcart::InputError
+/// (collective: every rank parses the same arguments) with CLI11's message for bad arguments.
 bool parse_command_line(CLI::App& app, int argc, char** argv, int rank);
 
 /// \brief "2048x1024x512" (or another separator).

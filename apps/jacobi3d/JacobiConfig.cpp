@@ -38,8 +38,8 @@ DeckSchema schema() {
   s.add("jacobi", "overlap", DeckType::Boolean, "false",
         "update the interior while halo messages fly");
   s.add("jacobi", "temporal_blocking", DeckType::Integer, "0",
-        "iterations fused into one pass over memory, over halos as deep where ranks have "
-        "neighbours; 0: automatic, 1: off (docs/jacobi3d.md)")
+        "iterations fused into one pass over memory (with all threads of a rank), over halos "
+        "as deep where ranks have neighbours; 0: automatic, 1: off (docs/jacobi3d.md)")
       .at_least(0)
       .at_most(64);
   s.add("jacobi", "boundary_values", DeckType::RealList, "[1.0, 0.0, 0.0, 0.0, 0.0, 0.0]",
@@ -51,21 +51,7 @@ DeckSchema schema() {
   return s;
 }
 
-int halo_width_for(const Settings& settings, const GridSpec& spec, int ranks) {
-  const bool periodic = spec.periodic[0] || spec.periodic[1] || spec.periodic[2];
-  // One rank without periodic directions has no neighbours: its wavefront needs no halo.
-  if (ranks <= 1 && !periodic) return 1;
-  if (settings.overlap || settings.temporal_blocking == 1) return 1;
-  long wanted = settings.temporal_blocking > 1 ? settings.temporal_blocking : kAutoHaloWidth;
-  // No deeper than every rank's block is in every direction, whatever the decomposition:
-  // a block has at least floor(size / ranks) cells.
-  for (int d = 0; d < 3; ++d) {
-    wanted = std::min<long>(wanted, spec.global_size[d] / std::max(1, ranks));
-  }
-  return static_cast<int>(std::max(1L, wanted));
-}
-
-Config read_config(const Deck& deck, int ranks) {
+Config read_config(const Deck& deck) {
   Config c;
   const auto size = deck.integers("mesh", "size");
   const auto periodic = deck.booleans("mesh", "periodic");
@@ -88,7 +74,8 @@ Config read_config(const Deck& deck, int ranks) {
     c.settings.boundary_values[i] = values[i];
   c.settings.progress_seconds = deck.real("output", "progress_seconds");
   c.output = apps::read_output(deck);
-  c.spec.halo_width.fill(halo_width_for(c.settings, c.spec, ranks));
+  // The halo width is the pass plan's (PassPlan.hpp), decided with the decomposition.
+  c.spec.halo_width = {1, 1, 1};
   if (c.settings.problem == Problem::Poisson) {
     for (int i = 0; i < 3; ++i) {
       HCART_REQUIRE(!periodic[i], "deck '"

@@ -20,8 +20,8 @@ struct Settings {
   double tolerance = 1e-8;
   long check_every = 10;
   bool overlap = false;
-  /// Iterations fused into one pass over memory on a rank without neighbours (one rank, no
-  /// periodic direction): 0 chooses by cache size, 1 turns the wavefront off.
+  /// Iterations fused into one pass over memory (PassPlan.hpp): 0 chooses by cache size and
+  /// redundant work, 1 turns temporal blocking off.
   long temporal_blocking = 0;
   /// Dirichlet values on the faces x-, x+, y-, y+, z-, z+ (Laplace; Poisson uses zeros).
   std::array<double, 6> boundary_values{{1, 0, 0, 0, 0, 0}};
@@ -34,16 +34,10 @@ using Config = apps::AppConfig<Settings>;
 
 /// \brief Every key Jacobi3D accepts (docs/decks.md is generated from it).
 DeckSchema schema();
-/// \brief The halo width of a run on `ranks` ranks: as deep as the temporal blocking wants
-/// (kAutoHaloWidth when automatic) where ranks have neighbours, never deeper than any
-/// block can be; 1 with overlap, without blocking, or on one rank without periodic
-/// directions.
-int halo_width_for(const Settings& settings, const GridSpec& spec, int ranks);
-constexpr long kAutoHaloWidth = 4;
-
-/// \brief The settings of a validated deck for a run on `ranks` ranks. \throws
+/// \brief The settings of a validated deck (halo widths of 1: the run's are planned with the
+/// decomposition, jacobi::plan_grid in PassPlan.hpp). \throws
 /// hcart::InputError for combinations the schema cannot express (e.g. Poisson with
 /// periodic directions), naming the keys.
-Config read_config(const Deck& deck, int ranks = 1);
+Config read_config(const Deck& deck);
 
 } // namespace hcart::jacobi

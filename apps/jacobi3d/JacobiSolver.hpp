@@ -2,11 +2,19 @@
 // copy), halos by the HaloExchanger, residual max |u_new - u_old| reduced over all ranks
 // every check_every iterations. Every cell's new value depends only on the old values of
 // its neighbours, so the field after k iterations is bitwise the same on any number of
-// ranks and with any strategy.
+// ranks and with any strategy (and with any thread count and loop pattern).
+//
+// The solver in files by concept: JacobiProblem.cpp (fields, boundary values, right-hand side,
+// restart), JacobiSolver.cpp (the run loop: passes, exchanges, residuals), JacobiOutput.cpp
+// (field files and checkpoints); the kernels are in Relax.hpp (one iteration) and
+// Wavefront.hpp (several per pass over memory), the policy in PassPlan.hpp.
 #pragma once
 
 #include "JacobiConfig.hpp"
-#include "jacobi_kernels.hpp"
+#include "PassPlan.hpp"
+#include "PointUpdates.hpp"
+#include "Relax.hpp"
+#include "Wavefront.hpp"
 
 #include <hcart/core/Timers.hpp>
 #include <hcart/grid/Grid.hpp>
@@ -52,10 +60,12 @@ public:
   const Grid& grid() const noexcept { return m_grid; }
   /// \brief Global unknowns, for MLUP/s.
   double global_cells() const;
-  /// \brief Iterations fused into one pass over memory (1: none): [jacobi] temporal_blocking,
-  /// or automatic (0) by cache size and redundant work; at most the halo width on sides with
-  /// a neighbour; 1 on a device, and with neighbours and overlap.
+  /// \brief Iterations fused into one pass over memory (1: none), by the policy of
+  /// PassPlan.hpp: [jacobi] temporal_blocking, or automatic (0); at most the halo width on
+  /// sides with a neighbour; 1 on a device, and with neighbours and overlap.
   long iterations_per_pass() const noexcept { return m_depth; }
+  /// \brief Threads of this rank that share the work (of a wavefront pass, when it runs).
+  int threads_per_rank() const noexcept;
   /// \brief Iterations done so far (including those before a restart).
   long iteration() const noexcept { return m_iteration; }
   /// \brief Writes the current field (HDF5 + XDMF, and the series file) now.
@@ -64,14 +74,13 @@ public:
   std::string write_checkpoint(double residual);
 
 private:
-  long choose_depth() const;
+  void set_up_problem();
+  void restart_from(const std::string& path);
   long iterations_to_next_check() const;
   double advance(long count, bool check);
   double step(bool check);
-  double wavefront(long depth, bool check);
-  double sweep(const std::array<int, 3>& lo, const std::array<int, 3>& hi, bool check);
-  bool has_neighbours() const;
-  double redundant_share(long depth) const;
+  double pass(long depth, bool check);
+  HaloExchanger& deep_exchanger(long depth);
   void after_step(double residual);
 
   const Grid& m_grid;
@@ -82,12 +91,12 @@ private:
   Timers& m_timers;
   Stencil m_stencil;
   Field<double> m_u, m_v, m_rhs;
-  long m_depth = 1;                                // iterations per pass (temporal blocking)
-  Kokkos::View<double*, Kokkos::HostSpace> m_ring; // the wavefront's intermediate planes
-  HaloExchanger m_halo;                            // Faces, before every single iteration
-  std::unique_ptr<HaloExchanger> m_deep;           // Full, before every pass of the wavefront
-  HaloTimes m_accounted, m_accounted_deep;
-  std::array<std::array<bool, 2>, 3> m_open{}; // a neighbour across the low / high side
+  BlockShape m_block;
+  long m_depth = 1; // iterations per pass (temporal blocking)
+  std::unique_ptr<Wavefront> m_wavefront;
+  HaloExchanger m_halo; // Faces, one layer, before every single iteration
+  std::vector<std::unique_ptr<HaloExchanger>> m_deep; // Full, by the depth of a pass
+  std::vector<HaloTimes> m_accounted;                 // per exchanger: m_halo, then m_deep
   long m_iteration = 0;
 };
 

@@ -33,6 +33,8 @@ RunReport collect(const Decomposition& decomp, const Solver& solver, const Resul
                                      result.seconds / 1e6
                                : 0.0;
   r.timers = timers.summarize(decomp.comm());
+  r.execution_space = execution_space_name();
+  r.threads_per_rank = solver.threads_per_rank();
   r.iterations_per_pass = solver.iterations_per_pass(); // the ranks agreed on it
   r.halo_width = solver.grid().halo_width();
   const HaloCounters c = solver.halo_counters();
@@ -61,6 +63,8 @@ void print_run(std::ostream& out, const RunReport& r) {
       << factors_text(r) << "\n";
   for (const auto& note : r.notes)
     out << "  note: " << note << "\n";
+  out << "execution space " << r.execution_space << ", " << r.threads_per_rank
+      << (r.threads_per_rank == 1 ? " thread" : " threads") << " per rank\n";
   out << "iterations " << r.result.iterations << ", residual "
       << apps::fixed(r.result.residual, "%.3e")
       << (r.result.converged ? " (converged)" : " (tolerance not reached)") << ", "
@@ -94,6 +98,8 @@ nlohmann::json to_json(const RunReport& r, const std::string& deck) {
   j["converged"] = r.result.converged;
   j["seconds"] = r.result.seconds;
   j["mlups"] = r.mlups;
+  j["execution_space"] = r.execution_space;
+  j["threads_per_rank"] = r.threads_per_rank;
   j["iterations_per_pass"] = r.iterations_per_pass;
   j["halo_width"] = r.halo_width;
   j["timers"] = apps::timers_json(r.timers, true);
@@ -135,6 +141,7 @@ void print_comparison(std::ostream& out, const std::vector<RunReport>& runs) {
   }
   table.add_rule();
   row("iterations", [](const RunReport& r) { return std::to_string(r.result.iterations); });
+  row("threads per rank", [](const RunReport& r) { return std::to_string(r.threads_per_rank); });
   row("iterations per pass",
       [](const RunReport& r) { return std::to_string(r.iterations_per_pass); });
   row("compute / iteration",

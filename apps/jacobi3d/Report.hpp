@@ -23,6 +23,8 @@ struct RunReport {
   std::vector<std::array<int, 3>> level_factors;
   Result result;
   double mlups = 0;
+  std::string execution_space;  ///< Kokkos' default execution space, e.g. "OpenMP", "Cuda"
+  int threads_per_rank = 1;     ///< host threads of each rank
   long iterations_per_pass = 1; ///< temporal blocking (1: none)
   std::array<int, 3> halo_width{};
   std::vector<Timers::Summary> timers;

@@ -7,6 +7,7 @@
 #include "CommandLine.hpp"
 #include "JacobiConfig.hpp"
 #include "JacobiSolver.hpp"
+#include "PassPlan.hpp"
 #include "Report.hpp"
 
 #include <hcart/core/Collective.hpp>
@@ -25,7 +26,10 @@ using namespace hcart;
 jacobi::RunReport run_once(const jacobi::Config& config, bool verbose, int rank) {
   Timers timers;
   auto total = std::make_unique<Timers::Region>(timers, "total");
-  const Decomposition decomp(MPI_COMM_WORLD, config.spec, config.decomposition);
+  // The halo width and the iterations per pass, planned together (PassPlan.hpp).
+  const jacobi::GridPlan plan =
+      jacobi::plan_grid(config.settings, config.spec, config.decomposition, MPI_COMM_WORLD);
+  const Decomposition decomp(MPI_COMM_WORLD, plan.spec, plan.options);
   const Grid grid(decomp);
   jacobi::Solver solver(grid, config.settings, timers, config.output);
   const double cells = solver.global_cells();
@@ -76,7 +80,7 @@ int main(int argc, char* argv[]) {
     const hcart::Deck deck =
         hcart::Deck::load(MPI_COMM_WORLD, deck_path, overrides, jacobi::schema());
     jacobi::Config config;
-    hcart::agree_on_errors(MPI_COMM_WORLD, [&] { config = jacobi::read_config(deck, env.size()); });
+    hcart::agree_on_errors(MPI_COMM_WORLD, [&] { config = jacobi::read_config(deck); });
     const bool root = env.rank() == 0;
     if (root) {
       std::cout << "jacobi3d: " << env.size() << " ranks, deck " << deck.name() << ", resolved:\n"

@@ -7,9 +7,16 @@
 // momentum advection destroys turned into heat unless heat_dissipation is off), with the
 // CFL time step.
 // Every update is local, so results are bitwise the same on any number of ranks.
+//
+// The solver in files by concept: ZeusProblem.cpp (initial states, restart),
+// ZeusBoundaries.cpp (physical boundaries), ZeusSource.cpp (the source step),
+// ZeusTransport.cpp (the transport step), ZeusDiagnostics.cpp (time step, totals),
+// ZeusOutput.cpp (field files, checkpoints), ZeusSolver.cpp (the run loop); the kernels are
+// functors in ZeusKernels.hpp, their arithmetic in PointUpdates.hpp.
 #pragma once
 
 #include "ZeusConfig.hpp"
+#include "ZeusKernels.hpp"
 
 #include <hcart/core/Timers.hpp>
 #include <hcart/grid/Grid.hpp>
@@ -61,17 +68,21 @@ public:
 
 private:
   void initialise();
+  void restart_from(const std::string& path);
   void refresh(); // halo exchange and physical boundaries, all fields
   void boundaries();
   double time_step();
   void source(double dt);
-  void sweep(int a, double dt);
+  void transport(int a, double dt);
   void after_step();
-  // The sum of f(c) over the owned zones of all ranks (c: a zone's linear offset), times
-  // the zone volume.
-  template <class F>
-  double integral(const char* label, const F& f) const;
+  // The sum of kernel(c, sum) over the owned zones of all ranks (c: a zone's linear
+  // offset), times the zone volume.
+  template <class Kernel>
+  double integral(const char* label, const Kernel& kernel) const;
   std::vector<std::pair<std::string, Field<double>>> named_fields() const;
+  // Steps of one zone per direction in the fields (all fields share the layout).
+  Offsets offsets() const;
+  Box owned_box() const { return m_grid.owned_box(); }
 
   const Grid& m_grid;
   Settings m_s;

@@ -3,11 +3,14 @@
 // the Poisson problem converges to its exact discrete solution with second order in h.
 #include "GatherField.hpp"
 #include "JacobiSolver.hpp"
+#include "PassPlan.hpp"
+#include "PointUpdates.hpp"
+#include "Relax.hpp"
 #include "WorldRanks.hpp"
-#include "jacobi_kernels.hpp"
 
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/Grid.hpp>
+#include <hcart/grid/Loops.hpp>
 
 #include <gtest/gtest.h>
 
@@ -136,7 +139,7 @@ TEST(Jacobi, BitwiseIdenticalForEveryDecompositionAndEqualToASerialReference) {
         s.temporal_blocking = variant.blocking;
         Timers timers;
         jacobi::Solver solver(grid, s, timers);
-        EXPECT_EQ(solver.iterations_per_pass(), variant.blocking);
+        EXPECT_EQ(solver.iterations_per_pass(), host_execution ? variant.blocking : 1);
         solver.iterate(iterations);
         const std::vector<double> field = test::gather_global(grid, solver.solution());
         if (world_rank() == 0) {
@@ -150,6 +153,60 @@ TEST(Jacobi, BitwiseIdenticalForEveryDecompositionAndEqualToASerialReference) {
                                << decomp.dims()[0] << "x" << decomp.dims()[1] << "x"
                                << decomp.dims()[2];
         }
+      }
+    }
+  }
+}
+
+// The host row loop (LoopPattern::HostRows) and the portable kernel (what a device runs)
+// write the same bits and find the same residual, on whole blocks and odd boxes, Laplace
+// and Poisson.
+TEST(Jacobi, HostRowsAndPortableKernelAgreeBitwise) {
+  if (!host_execution) GTEST_SKIP() << "the host row pattern exists in host builds only";
+  GridSpec spec;
+  spec.global_size = {13, 17, 19};
+  const Decomposition decomp(MPI_COMM_WORLD, spec);
+  const Grid grid(decomp);
+  auto u = grid.make_field<double>("u"), rhs = grid.make_field<double>("rhs");
+  {
+    auto hu = Kokkos::create_mirror_view(u), hf = Kokkos::create_mirror_view(rhs);
+    unsigned long long x = 88172645463325252ULL + static_cast<unsigned long long>(world_rank());
+    auto next = [&] { // xorshift64: values with all bits of the mantissa in use
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      return static_cast<double>(x % 1000003) / 997.0 - 500.0;
+    };
+    for (std::size_t c = 0; c < hu.size(); ++c) {
+      hu.data()[c] = next();
+      hf.data()[c] = next();
+    }
+    Kokkos::deep_copy(u, hu);
+    Kokkos::deep_copy(rhs, hf);
+  }
+  const jacobi::Stencil st = jacobi::make_stencil(13, 17, 19);
+  Box odd = grid.owned_box();
+  odd.lo[0] += 1;
+  odd.hi[2] -= 2;
+  for (const Box& box : {grid.owned_box(), odd}) {
+    for (bool poisson : {false, true}) {
+      for (bool check : {false, true}) {
+        auto rows = grid.make_field<double>("rows"), cells = grid.make_field<double>("cells");
+        const double a =
+            jacobi::relax(LoopPattern::HostRows, {u, rows, rhs, poisson}, box, st, check);
+        const double b =
+            jacobi::relax(LoopPattern::Portable, {u, cells, rhs, poisson}, box, st, check);
+        const auto hr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rows);
+        const auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cells);
+        EXPECT_EQ(std::memcmp(hr.data(), hc.data(), hr.size() * sizeof(double)), 0)
+            << "poisson " << poisson << " check " << check;
+        EXPECT_EQ(std::memcmp(&a, &b, sizeof a), 0) << a << " vs " << b;
+        if (check) EXPECT_GT(a, 0.0);
+        // Both wrote the box and nothing else.
+        long written = 0;
+        for (std::size_t c = 0; c < hr.size(); ++c)
+          written += hr.data()[c] != 0.0;
+        EXPECT_EQ(written, box.cells());
       }
     }
   }
@@ -196,7 +253,7 @@ TEST(Jacobi, TemporalBlockingIsBitwiseTheSameAsOneIterationPerPass) {
     ASSERT_EQ(plain.per_pass, 1);
     for (long depth : {2L, 3L, 5L, 8L, 64L}) {
       const SolverRun fused = run_blocked(one, spec, s, depth, 41);
-      EXPECT_EQ(fused.per_pass, depth);
+      EXPECT_EQ(fused.per_pass, host_execution ? depth : 1);
       ASSERT_EQ(fused.field.size(), plain.field.size());
       EXPECT_EQ(
           std::memcmp(fused.field.data(), plain.field.data(), plain.field.size() * sizeof(double)),
@@ -218,16 +275,21 @@ TEST(Jacobi, TemporalBlockingIsBitwiseTheSameAsOneIterationPerPass) {
                           plain_run.field.size() * sizeof(double)),
               0);
   }
-  // Automatic: fused on one host rank without neighbours (planes of 14 x 23 fit any cache);
-  // with a periodic direction (a neighbour: itself) only as deep as the halo.
+  // Automatic: fused on one host rank without neighbours (planes of 14 x 23 fit any cache),
+  // whatever the number of threads; with a periodic direction (a neighbour: itself) only as
+  // deep as the halo in that direction. A device build has no wavefront: one per pass.
   jacobi::Settings s;
-  EXPECT_GT(run_blocked(one, spec, s, 0, 1).per_pass, 1);
+  if (host_execution) {
+    EXPECT_GT(run_blocked(one, spec, s, 0, 1).per_pass, 1);
+  } else {
+    EXPECT_EQ(run_blocked(one, spec, s, 0, 1).per_pass, 1);
+  }
   GridSpec periodic = spec;
   periodic.periodic = {false, true, false};
   EXPECT_EQ(run_blocked(one, periodic, s, 0, 1).per_pass, 1);
   EXPECT_EQ(run_blocked(one, periodic, s, 4, 1).per_pass, 1);
-  periodic.halo_width = {2, 2, 2};
-  EXPECT_EQ(run_blocked(one, periodic, s, 4, 1).per_pass, 2);
+  periodic.halo_width = {1, 2, 1};
+  EXPECT_EQ(run_blocked(one, periodic, s, 4, 1).per_pass, host_execution ? 2 : 1);
   MPI_Comm_free(&one);
 }
 
@@ -240,8 +302,8 @@ TEST(Jacobi, TemporalBlockingAcrossRanksNeedsDeepHalos) {
   jacobi::Settings s;
   EXPECT_EQ(run_blocked(MPI_COMM_WORLD, spec, s, 4, 1).per_pass, 1);
   spec.halo_width = {3, 3, 3};
-  EXPECT_EQ(run_blocked(MPI_COMM_WORLD, spec, s, 4, 1).per_pass, 3);
-  EXPECT_EQ(run_blocked(MPI_COMM_WORLD, spec, s, 2, 1).per_pass, 2);
+  EXPECT_EQ(run_blocked(MPI_COMM_WORLD, spec, s, 4, 1).per_pass, host_execution ? 3 : 1);
+  EXPECT_EQ(run_blocked(MPI_COMM_WORLD, spec, s, 2, 1).per_pass, host_execution ? 2 : 1);
   s.overlap = true;
   EXPECT_EQ(run_blocked(MPI_COMM_WORLD, spec, s, 4, 1).per_pass, 1);
   // Blocks of different sizes (9, 8, 8 cells on 3 ranks) would choose different depths by
@@ -263,57 +325,125 @@ TEST(Jacobi, TemporalBlockingAcrossRanksNeedsDeepHalos) {
   }
 }
 
-// The app's halo width: deep only where ranks have neighbours and blocking is wanted, and
-// never deeper than the smallest block any decomposition can make.
-TEST(Jacobi, HaloWidthFollowsTheTemporalBlocking) {
+// The app's grid (jacobi::plan_grid): halos as deep as the pass where ranks cut or wrap a
+// direction, one layer elsewhere and without neighbours, overlap or blocking; the process
+// grid is the one of one layer; the solver on that grid takes exactly that depth, so every
+// exchange moves the layers a pass reads.
+TEST(Jacobi, HaloWidthAndPassDepthComeFromOnePolicy) {
+  const int P = test::world_size();
   GridSpec spec;
   spec.global_size = {64, 64, 64};
   jacobi::Settings s;
-  EXPECT_EQ(jacobi::halo_width_for(s, spec, 1), 1); // no neighbours
-  EXPECT_EQ(jacobi::halo_width_for(s, spec, 2), jacobi::kAutoHaloWidth);
+  const auto planned = [&](const jacobi::Settings& settings, const GridSpec& g) {
+    return jacobi::plan_grid(settings, g, {}, MPI_COMM_WORLD);
+  };
+  const bool neighbours = P > 1;
+  jacobi::GridPlan p = planned(s, spec);
+  const Decomposition decomp(MPI_COMM_WORLD, p.spec, p.options);
+  GridSpec one_layer = spec;
+  one_layer.halo_width = {1, 1, 1};
+  const Decomposition reference(MPI_COMM_WORLD, one_layer);
+  EXPECT_EQ(decomp.dims(), reference.dims()) << "the depth changed the process grid";
+  // Automatic across ranks: up to 4, fewer where the blocks are thin (64 / 3 cells: 3).
+  if (host_execution && neighbours) {
+    EXPECT_GE(p.depth, 2);
+    EXPECT_LE(p.depth, jacobi::kAutoDepthWithNeighbours);
+  } else {
+    EXPECT_EQ(p.depth, 1);
+  }
+  for (int d = 0; d < 3; ++d) {
+    const bool crossed = decomp.dims()[d] > 1;
+    EXPECT_EQ(p.spec.halo_width[d], crossed ? p.depth : 1) << "direction " << d;
+  }
+  {
+    const Grid grid(decomp);
+    Timers timers;
+    const jacobi::Solver solver(grid, s, timers);
+    EXPECT_EQ(solver.iterations_per_pass(), neighbours ? p.depth : solver.iterations_per_pass());
+    if (neighbours) {
+      for (int d = 0; d < 3; ++d) {
+        if (decomp.dims()[d] > 1) EXPECT_EQ(grid.halo_width()[d], solver.iterations_per_pass());
+      }
+    }
+  }
   s.temporal_blocking = 6;
-  EXPECT_EQ(jacobi::halo_width_for(s, spec, 2), 6);
-  EXPECT_EQ(jacobi::halo_width_for(s, spec, 16), 4); // a block may have 64 / 16 cells
+  p = planned(s, spec);
+  EXPECT_EQ(p.depth, host_execution && neighbours ? 6 : 1);
+  // A block of 64 / 16 = 4 cells caps the depth at 4.
+  if (P == 4) {
+    jacobi::Settings thin = s;
+    GridSpec slab = spec;
+    slab.global_size = {16, 2, 2};
+    EXPECT_EQ(planned(thin, slab).depth, host_execution ? 4 : 1);
+  }
+  // A periodic direction is a neighbour even on one rank.
   spec.periodic = {false, false, true};
-  EXPECT_EQ(jacobi::halo_width_for(s, spec, 1), 6); // a periodic self-neighbour
+  p = planned(s, spec);
+  EXPECT_EQ(p.spec.halo_width[2], host_execution ? 6 : 1);
+  if (P == 1) EXPECT_EQ(p.spec.halo_width[0], 1);
   s.overlap = true;
-  EXPECT_EQ(jacobi::halo_width_for(s, spec, 2), 1);
+  EXPECT_EQ(planned(s, spec).spec.halo_width, (std::array<int, 3>{1, 1, 1}));
   s.overlap = false;
   s.temporal_blocking = 1;
-  EXPECT_EQ(jacobi::halo_width_for(s, spec, 2), 1);
+  EXPECT_EQ(planned(s, spec).spec.halo_width, (std::array<int, 3>{1, 1, 1}));
+}
+
+// The policy on its own: capped by the halo and the owned cells on sides with a neighbour,
+// by the cache and by 10% of redundant updates when automatic.
+TEST(Jacobi, IterationsPerPassPolicy) {
+  jacobi::Settings s;
+  jacobi::BlockShape alone;
+  alone.local_size = {64, 64, 64};
+  const std::array<int, 3> one{1, 1, 1}, deep{8, 8, 8};
+  EXPECT_EQ(jacobi::iterations_per_pass(s, alone, one, true), jacobi::kMaxWavefrontDepth);
+  EXPECT_EQ(jacobi::iterations_per_pass(s, alone, one, false), 1) << "no wavefront";
+  alone.local_size = {64, 2048, 2048}; // 32 MiB planes: no room for a pass in 16 MiB
+  EXPECT_EQ(jacobi::iterations_per_pass(s, alone, one, true), 1);
+  jacobi::BlockShape cut = {{64, 64, 64}, {{{true, true}, {false, false}, {false, false}}}};
+  EXPECT_EQ(jacobi::iterations_per_pass(s, cut, one, true), 1) << "halo of one layer";
+  EXPECT_EQ(jacobi::iterations_per_pass(s, cut, deep, true), jacobi::kAutoDepthWithNeighbours);
+  cut.local_size = {8, 64, 64}; // depth 4 would redo 4 * 3 / 2 / 8 = 37% more updates
+  const long depth = jacobi::iterations_per_pass(s, cut, deep, true);
+  EXPECT_LE(jacobi::redundant_share(cut, depth), 0.1);
+  EXPECT_GT(jacobi::redundant_share(cut, depth + 1), 0.1);
+  s.temporal_blocking = 64;
+  EXPECT_EQ(jacobi::iterations_per_pass(s, cut, deep, true), 8) << "capped by the halo";
+  cut.local_size = {3, 64, 64};
+  EXPECT_EQ(jacobi::iterations_per_pass(s, cut, deep, true), 3) << "capped by the block";
+  s.overlap = true;
+  EXPECT_EQ(jacobi::iterations_per_pass(s, cut, deep, true), 1);
 }
 
 namespace {
+// |u - scale * continuum| and |scale * continuum| at a cell: their maxima over the owned
+// cells give the relative error.
+struct PoissonError {
+  Field<double> u;
+  double scale;
+  Kokkos::Array<long long, 3> first, size; // global index of local index 0; unknowns
+  bool of_exact;                           // the size of the exact solution instead
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k, double& worst) const {
+    const double exact =
+        scale * jacobi::poisson_continuum(jacobi::coordinate(first[0] + i, size[0]),
+                                          jacobi::coordinate(first[1] + j, size[1]),
+                                          jacobi::coordinate(first[2] + k, size[2]));
+    const double d = of_exact ? exact : u(i, j, k) - exact;
+    worst = worst > (d < 0 ? -d : d) ? worst : (d < 0 ? -d : d);
+  }
+};
+
 // Max |u - exact| / max |exact| over the owned cells, for exact = scale * continuum.
 double poisson_error(const jacobi::Solver& solver, double scale) {
   const Grid& grid = solver.grid();
-  const auto u = solver.solution();
-  const auto off = grid.global_offset();
-  const auto g = grid.global_size();
-  const auto h = grid.halo_width();
-  double err = 0, top = 0;
-  Kokkos::parallel_reduce(
-      grid.owned_policy(),
-      KOKKOS_LAMBDA(int i, int j, int k, double& e) {
-        const double exact =
-            scale * jacobi::poisson_continuum(jacobi::coordinate(off[0] + i - h[0], g[0]),
-                                              jacobi::coordinate(off[1] + j - h[1], g[1]),
-                                              jacobi::coordinate(off[2] + k - h[2], g[2]));
-        const double d = u(i, j, k) - exact;
-        e = std::max(e, d < 0 ? -d : d);
-      },
-      Kokkos::Max<double>(err));
-  Kokkos::parallel_reduce(
-      grid.owned_policy(),
-      KOKKOS_LAMBDA(int i, int j, int k, double& t) {
-        const double exact =
-            scale * jacobi::poisson_continuum(jacobi::coordinate(off[0] + i - h[0], g[0]),
-                                              jacobi::coordinate(off[1] + j - h[1], g[1]),
-                                              jacobi::coordinate(off[2] + k - h[2], g[2]));
-        t = std::max(t, exact < 0 ? -exact : exact);
-      },
-      Kokkos::Max<double>(top));
-  double values[2] = {err, top};
+  PoissonError kernel{solver.solution(), scale, {}, {}, false};
+  for (int d = 0; d < 3; ++d) {
+    kernel.first[d] = grid.global_index(d, 0);
+    kernel.size[d] = grid.global_size()[d];
+  }
+  double values[2] = {0, 0};
+  reduce_cells("error", grid.owned_box(), kernel, Kokkos::Max<double>(values[0]));
+  kernel.of_exact = true;
+  reduce_cells("exact", grid.owned_box(), kernel, Kokkos::Max<double>(values[1]));
   MPI_Allreduce(MPI_IN_PLACE, values, 2, MPI_DOUBLE, MPI_MAX, grid.decomposition().comm());
   return values[0] / values[1];
 }

@@ -1,19 +1,27 @@
-// The umbrella header: everything a user of hcart needs.
+// The umbrella header: every public header of hcart (internals in hcart/impl are not).
 #pragma once
 
 #include <hcart/core/Collective.hpp>
 #include <hcart/core/Communicator.hpp>
+#include <hcart/core/DeviceAwareMpi.hpp>
 #include <hcart/core/Environment.hpp>
 #include <hcart/core/Error.hpp>
+#include <hcart/core/ExecutionModel.hpp>
+#include <hcart/core/Hdf5Check.hpp>
+#include <hcart/core/HostClones.hpp>
 #include <hcart/core/Main.hpp>
 #include <hcart/core/MpiCheck.hpp>
+#include <hcart/core/Timers.hpp>
 #include <hcart/core/Version.hpp>
+#include <hcart/grid/Box.hpp>
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/Field.hpp>
 #include <hcart/grid/Grid.hpp>
 #include <hcart/grid/GridSpec.hpp>
+#include <hcart/grid/Loops.hpp>
 #include <hcart/grid/MpiDims.hpp>
 #include <hcart/halo/HaloExchanger.hpp>
+#include <hcart/halo/HaloPlan.hpp>
 #include <hcart/io/Deck.hpp>
 #include <hcart/io/FieldFile.hpp>
 #include <hcart/io/Xdmf.hpp>
@@ -24,4 +32,6 @@
 #include <hcart/mapping/Strategy.hpp>
 #include <hcart/mapping/TrafficModel.hpp>
 #include <hcart/topology/Detect.hpp>
+#include <hcart/topology/HardwareFacts.hpp>
+#include <hcart/topology/Hierarchy.hpp>
 #include <hcart/topology/LevelCommunicators.hpp>

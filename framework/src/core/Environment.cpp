@@ -4,6 +4,9 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <string>
+#include <vector>
+
 namespace hcart {
 
 Environment::Environment(int& argc, char**& argv) {
@@ -23,8 +26,32 @@ Environment::Environment(int& argc, char**& argv) {
   HCART_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &m_rank));
   HCART_MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &m_size));
   if (!Kokkos::is_initialized()) {
+    // Kokkos must not see the program's own help flags (Kokkos 4 answers --help with its
+    // whole help block): they wait behind a placeholder that Kokkos ignores. --kokkos-help
+    // is Kokkos' to print, on rank 0 only.
+    static char placeholder[] = "--hcart-program-argument";
+    std::vector<char*> hidden;
+    for (int i = 1; i < argc; ++i) {
+      const std::string arg = argv[i];
+      if (arg == "--help" || arg == "-h") {
+        hidden.push_back(argv[i]);
+        argv[i] = placeholder;
+      } else if (arg == "--kokkos-help") {
+        m_kokkos_help = true;
+        if (m_rank != 0) {
+          for (int k = i; k < argc; ++k)
+            argv[k] = argv[k + 1];
+          --argc;
+          --i;
+        }
+      }
+    }
     Kokkos::initialize(argc, argv);
     m_owns_kokkos = true;
+    std::size_t next = 0;
+    for (int i = 1; i < argc && next < hidden.size(); ++i) {
+      if (argv[i] == placeholder) argv[i] = hidden[next++];
+    }
   }
 }
 

@@ -17,6 +17,7 @@ int exit_code_of(const std::exception& e) {
 int run_main(int& argc, char**& argv, const std::string& program,
              const std::function<int(Environment&)>& body) {
   Environment env(argc, argv);
+  if (env.kokkos_help_requested()) return 0; // Kokkos printed its options
   try {
     return body(env);
   } catch (const Error& e) {

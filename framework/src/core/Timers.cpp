@@ -1,4 +1,5 @@
 #include <hcart/core/Error.hpp>
+#include <hcart/core/ExecutionModel.hpp>
 #include <hcart/core/MpiCheck.hpp>
 #include <hcart/core/Timers.hpp>
 
@@ -26,11 +27,15 @@ void Timers::start(const std::string& name) {
   Entry& e = m_entries[name];
   HCART_CHECK(!e.running, "hcart::Timers: region '" << name << "' started twice");
   e.running = true;
+  // Kernels launched before the region must not be counted in it, and those inside it
+  // must have finished when it stops: fence at both edges (free on Serial).
+  fence("hcart_timer");
   e.since = std::chrono::steady_clock::now();
   Kokkos::Profiling::pushRegion(name);
 }
 
 void Timers::stop(const std::string& name) {
+  fence("hcart_timer");
   const auto now = std::chrono::steady_clock::now();
   auto it = m_entries.find(name);
   HCART_CHECK(it != m_entries.end() && it->second.running,

@@ -1,6 +1,7 @@
 #include <hcart/core/Collective.hpp>
 #include <hcart/core/Error.hpp>
 #include <hcart/grid/Grid.hpp>
+#include <hcart/grid/Loops.hpp>
 #include <hcart/mapping/TrafficModel.hpp>
 
 #include <climits>
@@ -32,17 +33,24 @@ Grid::Grid(const Decomposition& decomp) : m_decomp(&decomp) {
   });
 }
 
+Box Grid::owned_box() const {
+  return make_box(m_halo, {m_halo[0] + m_local[0], m_halo[1] + m_local[1], m_halo[2] + m_local[2]});
+}
+
+Box Grid::with_halo_box() const {
+  return make_box({0, 0, 0}, m_extent);
+}
+
 GridPolicy Grid::box_policy(const std::array<int, 3>& lo, const std::array<int, 3>& hi) {
-  return GridPolicy({lo[0], lo[1], lo[2]}, {hi[0], hi[1], hi[2]});
+  return policy_of(make_box(lo, hi));
 }
 
 GridPolicy Grid::owned_policy() const {
-  return box_policy(m_halo,
-                    {m_halo[0] + m_local[0], m_halo[1] + m_local[1], m_halo[2] + m_local[2]});
+  return policy_of(owned_box());
 }
 
 GridPolicy Grid::with_halo_policy() const {
-  return box_policy({0, 0, 0}, m_extent);
+  return policy_of(with_halo_box());
 }
 
 } // namespace hcart

@@ -1,10 +1,12 @@
 #include <hcart/core/Collective.hpp>
+#include <hcart/core/DeviceAwareMpi.hpp>
 #include <hcart/core/Error.hpp>
 #include <hcart/core/MpiCheck.hpp>
 #include <hcart/halo/HaloExchanger.hpp>
 
 #include <climits>
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 
@@ -17,123 +19,76 @@ double since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-int tag_of(const std::array<int, 3>& o) {
-  return (o[0] + 1) * 9 + (o[1] + 1) * 3 + (o[2] + 1);
-}
-
 // Field segments inside a message start on 64-byte boundaries.
 std::size_t aligned(std::size_t bytes) {
   return (bytes + 63) / 64 * 64;
 }
 
-#ifdef HCART_GPU_AWARE_MPI
-constexpr bool staged = false;
+// Pinned host memory, which device kernels can write and read directly, for staging.
+#if defined(KOKKOS_ENABLE_CUDA)
+using PinnedSpace = Kokkos::CudaHostPinnedSpace;
+#elif defined(KOKKOS_ENABLE_HIP) && KOKKOS_VERSION >= 40000
+using PinnedSpace = Kokkos::HIPHostPinnedSpace;
 #else
-constexpr bool staged = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
+using PinnedSpace = Kokkos::HostSpace;
 #endif
 
 } // namespace
 
-struct HaloExchanger::Buffers {
-  using Device = Kokkos::View<unsigned char*, MemorySpace>;
-  using Host = Kokkos::View<unsigned char*, Kokkos::HostSpace>;
-  std::vector<Device> send, recv;
-  std::vector<Host> send_host, recv_host;
-  std::vector<std::size_t> capacity;
-  // The buffers MPI reads and writes (host staging areas when staged).
-  unsigned char* mpi_send(std::size_t p) { return staged ? send_host[p].data() : send[p].data(); }
-  unsigned char* mpi_recv(std::size_t p) { return staged ? recv_host[p].data() : recv[p].data(); }
+struct HaloExchanger::PhaseState {
+  Kokkos::View<unsigned char*, MemorySpace> send_device, recv_device;
+  Kokkos::View<unsigned char*, PinnedSpace> send_pinned, recv_pinned;
+  std::size_t capacity = 0;
+  unsigned char* send = nullptr; // what MPI and the kernels use
+  unsigned char* recv = nullptr;
+};
+
+// The copy lists of one field layout (the element sizes of the fields of a call), per
+// phase. Kept for every layout met, so that alternating between sets of fields allocates
+// nothing after the first call with each.
+struct HaloExchanger::Copies {
+  std::vector<std::size_t> layout;
+  std::vector<impl::CopyList> pack, unpack;
 };
 
 HaloExchanger::HaloExchanger(const Grid& grid, HaloMode mode, const HaloOptions& options)
-    : m_grid(&grid), m_mode(mode), m_options(options), m_buffers(std::make_unique<Buffers>()) {
+    : m_grid(&grid), m_mode(mode), m_options(options) {
   const Decomposition& decomp = grid.decomposition();
-  const auto n = grid.local_size();
-  const auto h = grid.halo_width();
-  auto has_neighbour = [&](int dir, int side) {
-    std::array<int, 3> o{0, 0, 0};
-    o[dir] = side;
-    return decomp.neighbour(o) != MPI_PROC_NULL;
-  };
-  // The boxes for offset o. `extended[j]`: direction j was exchanged in an earlier phase,
-  // so its halos (where a neighbour filled them) travel along.
-  auto boxes = [&](const std::array<int, 3>& o, const std::array<bool, 3>& extended,
-                   impl::Box& send, impl::Box& recv) {
-    for (int j = 0; j < 3; ++j) {
-      if (o[j] > 0) {
-        send.lo[j] = n[j];
-        send.hi[j] = n[j] + h[j];
-        recv.lo[j] = h[j] + n[j];
-        recv.hi[j] = n[j] + 2 * h[j];
-      } else if (o[j] < 0) {
-        send.lo[j] = h[j];
-        send.hi[j] = 2 * h[j];
-        recv.lo[j] = 0;
-        recv.hi[j] = h[j];
-      } else {
-        send.lo[j] = extended[j] && has_neighbour(j, -1) ? 0 : h[j];
-        send.hi[j] = extended[j] && has_neighbour(j, +1) ? n[j] + 2 * h[j] : h[j] + n[j];
-        recv.lo[j] = send.lo[j];
-        recv.hi[j] = send.hi[j];
+  const MPI_Comm comm = decomp.comm();
+  HaloBlock block;
+  block.local_size = grid.local_size();
+  block.halo_width = grid.halo_width();
+  for (int a = -1; a <= 1; ++a)
+    for (int b = -1; b <= 1; ++b)
+      for (int c = -1; c <= 1; ++c) {
+        if (a == 0 && b == 0 && c == 0) continue;
+        const int peer = decomp.neighbour({a, b, c});
+        block.set_neighbour({a, b, c}, peer == MPI_PROC_NULL   ? Neighbour::None
+                                       : peer == decomp.rank() ? Neighbour::Self
+                                                               : Neighbour::Other);
       }
+  agree_on_errors(comm, [&] {
+    HCART_REQUIRE(options.width >= 0, "hcart::HaloExchanger: HaloOptions::width "
+                                          << options.width << ", expected 0 (all) or more");
+    for (int d = 0; d < 3; ++d) {
+      block.depth[d] =
+          options.width == 0 ? block.halo_width[d] : std::min(options.width, block.halo_width[d]);
     }
-  };
-  auto add = [&](Phase& phase, const std::array<int, 3>& o, const std::array<bool, 3>& extended) {
-    const int peer = decomp.neighbour(o);
-    if (peer == MPI_PROC_NULL) return;
-    Message m;
-    m.offset = o;
-    m.peer = peer;
-    boxes(o, extended, m.send_box, m.recv_box);
-    if (m.recv_box.cells() == 0) return; // halo 0 in a crossed direction: nothing to send
-    m.send_tag = tag_of(o);
-    m.recv_tag = tag_of({-o[0], -o[1], -o[2]});
-    m.level = decomp.separating_level(decomp.rank(), peer);
-    if (peer == decomp.rank()) {
-      // Periodic with one rank in every crossed direction: my own opposite boundary.
-      m.local = true;
-      impl::Box source, unused;
-      boxes({-o[0], -o[1], -o[2]}, extended, source, unused);
-      m.send_box = source;
+    m_width = block.depth;
+    m_plan = plan_halo(block, mode, options.full_method);
+    m_device_buffers = device_mpi().device_buffers || !device_mpi().device_build;
+  });
+  for (const HaloPlan::Phase& phase : m_plan.phases) {
+    std::vector<Peer> peers;
+    for (const HaloPlan::Message& m : phase.messages) {
+      Peer p;
+      p.rank = decomp.neighbour(m.offset);
+      p.level = decomp.separating_level(decomp.rank(), p.rank);
+      peers.push_back(p);
     }
-    phase.messages.push_back(m);
-  };
-  if (mode == HaloMode::Full && options.full_method == FullMethod::Concurrent) {
-    Phase all;
-    for (int a = -1; a <= 1; ++a)
-      for (int b = -1; b <= 1; ++b)
-        for (int c = -1; c <= 1; ++c)
-          if (a != 0 || b != 0 || c != 0) add(all, {a, b, c}, {false, false, false});
-    m_phases.push_back(all);
-  } else if (mode == HaloMode::Full) {
-    for (int dir = 0; dir < 3; ++dir) {
-      Phase phase;
-      std::array<bool, 3> extended{false, false, false};
-      for (int j = 0; j < dir; ++j)
-        extended[j] = true;
-      for (int side : {-1, +1}) {
-        std::array<int, 3> o{0, 0, 0};
-        o[dir] = side;
-        add(phase, o, extended);
-      }
-      m_phases.push_back(phase);
-    }
-  } else {
-    Phase faces;
-    for (int dir = 0; dir < 3; ++dir) {
-      for (int side : {-1, +1}) {
-        std::array<int, 3> o{0, 0, 0};
-        o[dir] = side;
-        add(faces, o, {false, false, false});
-      }
-    }
-    m_phases.push_back(faces);
+    m_peers.push_back(peers);
+    m_states.push_back(std::make_unique<PhaseState>());
   }
-  m_buffers->send.resize(m_phases.size());
-  m_buffers->recv.resize(m_phases.size());
-  m_buffers->send_host.resize(m_phases.size());
-  m_buffers->recv_host.resize(m_phases.size());
-  m_buffers->capacity.assign(m_phases.size(), 0);
   const Machine& machine = decomp.machine();
   for (const auto& level : machine.levels())
     m_counters.level_names.push_back(level.name);
@@ -153,10 +108,18 @@ void HaloExchanger::reset_counters() {
   m_counters.exchanges = 0;
 }
 
+void HaloExchanger::set_loop_pattern(LoopPattern pattern) {
+  HCART_CHECK(pattern == LoopPattern::Portable || host_execution,
+              "hcart::HaloExchanger::set_loop_pattern: the host row pattern cannot run on the "
+                  << execution_space_name() << " execution space");
+  m_pattern = pattern;
+}
+
 void HaloExchanger::begin_binding(std::size_t count) {
   HCART_CHECK(!m_in_flight, "hcart::HaloExchanger::start: an exchange is already in flight; "
                             "call finish() first");
-  HCART_REQUIRE(count <= 64, "hcart::HaloExchanger: " << count << " fields, at most 64");
+  HCART_REQUIRE(count <= static_cast<std::size_t>(impl::kMaxHaloFields),
+                "hcart::HaloExchanger: " << count << " fields, at most " << impl::kMaxHaloFields);
   if (m_fields.size() < count) {
     m_fields.resize(count);
     ++m_allocations;
@@ -167,31 +130,44 @@ void HaloExchanger::begin_binding(std::size_t count) {
 void HaloExchanger::check_fields() {
   const auto extent = m_grid->extent();
   std::string problem;
-  std::size_t signature = m_bound;
-  for (std::size_t f = 0; f < m_bound; ++f) {
+  for (std::size_t f = 0; f < m_bound && problem.empty(); ++f) {
     const auto e = m_fields[f]->extents();
-    if (e != extent && problem.empty()) {
+    if (e != extent) {
       problem = "hcart::HaloExchanger: field '" + m_fields[f]->label() + "' has extents " +
                 std::to_string(e[0]) + "x" + std::to_string(e[1]) + "x" + std::to_string(e[2]) +
                 " on rank " + std::to_string(m_grid->decomposition().rank()) +
                 ", expected the grid's " + std::to_string(extent[0]) + "x" +
                 std::to_string(extent[1]) + "x" + std::to_string(extent[2]);
     }
-    signature = signature * 1000003u ^ std::hash<std::string>{}(m_fields[f]->type().name());
   }
-  if (!m_options.collective_checks) {
+  // The signature: the number and types of the fields. Compared without allocating.
+  bool same = m_checked_once && m_checked.size() == m_bound;
+  for (std::size_t f = 0; same && f < m_bound; ++f)
+    same = m_checked[f] == m_fields[f]->type().hash_code();
+  if (!m_options.collective_checks || (same && problem.empty())) {
     HCART_REQUIRE(problem.empty(), problem);
     return;
   }
+  const auto t0 = Clock::now();
+  std::size_t signature = m_bound;
+  m_checked.resize(m_bound);
+  for (std::size_t f = 0; f < m_bound; ++f) {
+    m_checked[f] = m_fields[f]->type().hash_code();
+    signature = signature * 1000003u ^ std::hash<std::string>{}(m_fields[f]->type().name());
+  }
+  m_checked_once = true;
   const MPI_Comm comm = m_grid->decomposition().comm();
   // One reduction: any problem, and the largest and smallest signature.
   const auto sig = static_cast<long long>(signature & 0x3fffffffffffffffULL);
   long long values[3] = {problem.empty() ? 0 : 1, sig, -sig};
   HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, values, 3, MPI_LONG_LONG, MPI_MAX, comm));
+  m_times.check += since(t0);
   if (values[0] > 0) {
+    m_checked_once = false;
     agree_on_errors(comm, [&] { HCART_REQUIRE(problem.empty(), problem); });
   }
   if (values[1] != -values[2]) {
+    m_checked_once = false;
     InputError error("hcart::HaloExchanger: the ranks passed different fields to the same "
                      "exchange (their number or types differ)");
     error.set_collective(true);
@@ -199,7 +175,7 @@ void HaloExchanger::check_fields() {
   }
 }
 
-std::size_t HaloExchanger::message_bytes(const Message& m) const {
+std::size_t HaloExchanger::message_bytes(const HaloPlan::Message& m) const {
   const auto cells = static_cast<std::size_t>(m.recv_box.cells());
   std::size_t bytes = 0;
   for (std::size_t f = 0; f < m_bound; ++f)
@@ -207,42 +183,105 @@ std::size_t HaloExchanger::message_bytes(const Message& m) const {
   return bytes;
 }
 
-void HaloExchanger::prepare_buffers() {
-  for (std::size_t p = 0; p < m_phases.size(); ++p) {
+bool HaloExchanger::layout_is(const std::vector<std::size_t>& layout) const {
+  if (layout.size() != m_bound) return false;
+  for (std::size_t f = 0; f < m_bound; ++f) {
+    if (layout[f] != m_fields[f]->elem_bytes()) return false;
+  }
+  return true;
+}
+
+void HaloExchanger::build_copies() {
+  auto copies = std::make_unique<Copies>();
+  for (std::size_t f = 0; f < m_bound; ++f)
+    copies->layout.push_back(m_fields[f]->elem_bytes());
+  for (const HaloPlan::Phase& phase : m_plan.phases) {
+    std::vector<impl::CopyItem> pack, unpack;
+    std::size_t offset = 0;
+    for (const HaloPlan::Message& m : phase.messages) {
+      for (std::size_t f = 0; f < m_bound; ++f) {
+        impl::CopyItem item;
+        item.field = static_cast<int>(f);
+        if (m.local) {
+          item.kind = impl::CopyKind::Local;
+          item.box = m.send_box;
+          for (int d = 0; d < 3; ++d)
+            item.shift[d] = m.recv_box.lo[d] - m.send_box.lo[d];
+          pack.push_back(item);
+          continue;
+        }
+        item.kind = impl::CopyKind::Pack;
+        item.box = m.send_box;
+        item.buffer_offset = static_cast<std::int64_t>(offset);
+        pack.push_back(item);
+        item.kind = impl::CopyKind::Unpack;
+        item.box = m.recv_box;
+        unpack.push_back(item);
+        offset += aligned(static_cast<std::size_t>(m.recv_box.cells()) * copies->layout[f]);
+      }
+    }
+    copies->pack.emplace_back(std::move(pack));
+    copies->unpack.emplace_back(std::move(unpack));
+  }
+  m_copies.push_back(std::move(copies));
+  ++m_allocations;
+}
+
+void HaloExchanger::prepare() {
+  if (m_active == nullptr || !layout_is(m_active->layout)) {
+    m_active = nullptr;
+    for (const auto& c : m_copies) {
+      if (layout_is(c->layout)) m_active = c.get();
+    }
+    if (m_active == nullptr) {
+      build_copies();
+      m_active = m_copies.back().get();
+    }
+  }
+  // Buffers large enough for this layout (they only grow).
+  for (std::size_t p = 0; p < m_plan.phases.size(); ++p) {
     std::size_t total = 0;
-    for (const Message& m : m_phases[p].messages) {
+    for (const HaloPlan::Message& m : m_plan.phases[p].messages) {
       if (!m.local) total += message_bytes(m);
     }
-    if (total <= m_buffers->capacity[p]) continue;
-    using Device = Buffers::Device;
-    using Host = Buffers::Host;
-    m_buffers->send[p] =
-        Device(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hcart::halo::send"), total);
-    m_buffers->recv[p] =
-        Device(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hcart::halo::recv"), total);
-    if (staged) {
-      m_buffers->send_host[p] =
-          Host(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hcart::halo::send_host"), total);
-      m_buffers->recv_host[p] =
-          Host(Kokkos::view_alloc(Kokkos::WithoutInitializing, "hcart::halo::recv_host"), total);
+    PhaseState& s = *m_states[p];
+    if (total <= s.capacity) continue;
+    using Device = Kokkos::View<unsigned char*, MemorySpace>;
+    using Pinned = Kokkos::View<unsigned char*, PinnedSpace>;
+    const auto uninitialised = [](const char* label) {
+      return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label));
+    };
+    if (m_device_buffers) {
+      s.send_device = Device(uninitialised("hcart::halo::send"), total);
+      s.recv_device = Device(uninitialised("hcart::halo::recv"), total);
+      s.send = s.send_device.data();
+      s.recv = s.recv_device.data();
+    } else {
+      s.send_pinned = Pinned(uninitialised("hcart::halo::send_pinned"), total);
+      s.recv_pinned = Pinned(uninitialised("hcart::halo::recv_pinned"), total);
+      s.send = s.send_pinned.data();
+      s.recv = s.recv_pinned.data();
     }
-    m_buffers->capacity[p] = total;
+    s.capacity = total;
     ++m_allocations;
   }
   std::size_t most_requests = 0;
-  for (const Phase& phase : m_phases) {
+  for (const HaloPlan::Phase& phase : m_plan.phases) {
     most_requests = std::max(most_requests, 2 * phase.messages.size() * m_bound);
   }
   if (m_requests.capacity() < most_requests) {
     m_requests.reserve(most_requests);
     m_statuses.reserve(most_requests);
+    m_expected.reserve(most_requests);
     ++m_allocations;
   }
 }
 
 void HaloExchanger::start_bound() {
   check_fields();
-  prepare_buffers();
+  prepare();
+  for (std::size_t f = 0; f < m_bound; ++f)
+    m_refs[f] = m_fields[f]->ref();
   m_in_flight = true;
   try {
     begin_phase(0);
@@ -254,13 +293,17 @@ void HaloExchanger::start_bound() {
 
 void HaloExchanger::begin_phase(std::size_t p) {
   const MPI_Comm comm = m_grid->decomposition().comm();
-  const Phase& phase = m_phases[p];
+  const HaloPlan::Phase& phase = m_plan.phases[p];
+  const std::vector<Peer>& peers = m_peers[p];
+  PhaseState& state = *m_states[p];
   const bool aggregate = m_options.aggregate_fields;
   auto t0 = Clock::now();
   m_requests.clear();
+  m_expected.clear();
   // Receives first.
   std::size_t offset = 0;
-  for (const Message& m : phase.messages) {
+  for (std::size_t q = 0; q < phase.messages.size(); ++q) {
+    const HaloPlan::Message& m = phase.messages[q];
     if (m.local) continue;
     const std::size_t bytes = message_bytes(m);
     HCART_CHECK(bytes <= static_cast<std::size_t>(INT_MAX),
@@ -268,68 +311,56 @@ void HaloExchanger::begin_phase(std::size_t p) {
                                                       << " bytes, more than MPI's int count");
     if (aggregate) {
       m_requests.emplace_back();
-      HCART_MPI_CHECK(MPI_Irecv(m_buffers->mpi_recv(p) + offset, static_cast<int>(bytes), MPI_BYTE,
-                                m.peer, m.recv_tag, comm, &m_requests.back()));
+      m_expected.push_back(static_cast<int>(bytes));
+      HCART_MPI_CHECK(MPI_Irecv(state.recv + offset, static_cast<int>(bytes), MPI_BYTE,
+                                peers[q].rank, m.recv_tag, comm, &m_requests.back()));
     } else {
       std::size_t segment = offset;
       const auto cells = static_cast<std::size_t>(m.recv_box.cells());
       for (std::size_t f = 0; f < m_bound; ++f) {
+        const auto length = static_cast<int>(cells * m_fields[f]->elem_bytes());
         m_requests.emplace_back();
-        HCART_MPI_CHECK(MPI_Irecv(
-            m_buffers->mpi_recv(p) + segment, static_cast<int>(cells * m_fields[f]->elem_bytes()),
-            MPI_BYTE, m.peer, m.recv_tag + 27 * static_cast<int>(f + 1), comm, &m_requests.back()));
+        m_expected.push_back(length);
+        HCART_MPI_CHECK(MPI_Irecv(state.recv + segment, length, MPI_BYTE, peers[q].rank,
+                                  m.recv_tag + 27 * static_cast<int>(f + 1), comm,
+                                  &m_requests.back()));
         segment += aligned(cells * m_fields[f]->elem_bytes());
       }
     }
     offset += bytes;
   }
-  // Pack, and local copies for periodic self-neighbours.
-  offset = 0;
-  for (const Message& m : phase.messages) {
-    if (m.local) {
-      for (std::size_t f = 0; f < m_bound; ++f)
-        m_fields[f]->copy(m.send_box, m.recv_box);
-      continue;
-    }
-    std::size_t segment = offset;
-    const auto cells = static_cast<std::size_t>(m.send_box.cells());
-    for (std::size_t f = 0; f < m_bound; ++f) {
-      m_fields[f]->pack(m.send_box, m_buffers->send[p].data() + segment);
-      segment += aligned(cells * m_fields[f]->elem_bytes());
-    }
-    offset += message_bytes(m);
-  }
-  impl::fence_halo();
+  m_times.post += since(t0);
+  // Pack every message and field, and the local copies, in one launch.
+  t0 = Clock::now();
+  m_active->pack[p].run("hcart_pack", m_pattern, m_refs, state.send);
+  fence("hcart_halo");
   m_times.pack += since(t0);
   t0 = Clock::now();
-  if (staged && offset > 0) {
-    Kokkos::deep_copy(
-        Kokkos::subview(m_buffers->send_host[p], std::make_pair<std::size_t>(0, offset)),
-        Kokkos::subview(m_buffers->send[p], std::make_pair<std::size_t>(0, offset)));
-  }
   offset = 0;
-  for (const Message& m : phase.messages) {
+  for (std::size_t q = 0; q < phase.messages.size(); ++q) {
+    const HaloPlan::Message& m = phase.messages[q];
+    const int level = peers[q].level;
     const auto bytes = static_cast<std::int64_t>(message_bytes(m));
     const int copies = aggregate ? 1 : static_cast<int>(m_bound);
     // Counted without the alignment padding, as the traffic model counts.
     for (std::size_t f = 0; f < m_bound; ++f) {
-      m_counters.bytes[m.level] +=
+      m_counters.bytes[level] +=
           m.recv_box.cells() * static_cast<std::int64_t>(m_fields[f]->elem_bytes());
     }
-    m_counters.messages[m.level] += copies;
+    m_counters.messages[level] += copies;
     if (m.local) continue;
     if (aggregate) {
       m_requests.emplace_back();
-      HCART_MPI_CHECK(MPI_Isend(m_buffers->mpi_send(p) + offset, static_cast<int>(bytes), MPI_BYTE,
-                                m.peer, m.send_tag, comm, &m_requests.back()));
+      HCART_MPI_CHECK(MPI_Isend(state.send + offset, static_cast<int>(bytes), MPI_BYTE,
+                                peers[q].rank, m.send_tag, comm, &m_requests.back()));
     } else {
       std::size_t segment = offset;
       const auto cells = static_cast<std::size_t>(m.send_box.cells());
       for (std::size_t f = 0; f < m_bound; ++f) {
         m_requests.emplace_back();
         HCART_MPI_CHECK(MPI_Isend(
-            m_buffers->mpi_send(p) + segment, static_cast<int>(cells * m_fields[f]->elem_bytes()),
-            MPI_BYTE, m.peer, m.send_tag + 27 * static_cast<int>(f + 1), comm, &m_requests.back()));
+            state.send + segment, static_cast<int>(cells * m_fields[f]->elem_bytes()), MPI_BYTE,
+            peers[q].rank, m.send_tag + 27 * static_cast<int>(f + 1), comm, &m_requests.back()));
         segment += aligned(cells * m_fields[f]->elem_bytes());
       }
     }
@@ -339,7 +370,7 @@ void HaloExchanger::begin_phase(std::size_t p) {
 }
 
 void HaloExchanger::complete_phase(std::size_t p) {
-  const Phase& phase = m_phases[p];
+  PhaseState& state = *m_states[p];
   auto t0 = Clock::now();
   m_statuses.resize(m_requests.size());
   const int rc =
@@ -358,27 +389,19 @@ void HaloExchanger::complete_phase(std::size_t p) {
     }
     impl::throw_mpi_error(rc, "MPI_Waitall", __FILE__, __LINE__);
   }
+  // A shorter message than expected: the sender passed other fields.
+  for (std::size_t r = 0; r < m_expected.size(); ++r) {
+    int count = 0;
+    HCART_MPI_CHECK(MPI_Get_count(&m_statuses[r], MPI_BYTE, &count));
+    HCART_CHECK(count == m_expected[r], "hcart::HaloExchanger: rank "
+                                            << m_statuses[r].MPI_SOURCE << " sent " << count
+                                            << " bytes where " << m_expected[r]
+                                            << " were expected; did the ranks pass the same "
+                                               "fields?");
+  }
   t0 = Clock::now();
-  std::size_t total = 0;
-  for (const Message& m : phase.messages)
-    total += m.local ? 0 : message_bytes(m);
-  if (staged && total > 0) {
-    Kokkos::deep_copy(
-        Kokkos::subview(m_buffers->recv[p], std::make_pair<std::size_t>(0, total)),
-        Kokkos::subview(m_buffers->recv_host[p], std::make_pair<std::size_t>(0, total)));
-  }
-  std::size_t offset = 0;
-  for (const Message& m : phase.messages) {
-    if (m.local) continue;
-    std::size_t segment = offset;
-    const auto cells = static_cast<std::size_t>(m.recv_box.cells());
-    for (std::size_t f = 0; f < m_bound; ++f) {
-      m_fields[f]->unpack(m.recv_box, m_buffers->recv[p].data() + segment);
-      segment += aligned(cells * m_fields[f]->elem_bytes());
-    }
-    offset += message_bytes(m);
-  }
-  impl::fence_halo();
+  m_active->unpack[p].run("hcart_unpack", m_pattern, m_refs, state.recv);
+  fence("hcart_halo");
   m_times.unpack += since(t0);
 }
 
@@ -387,7 +410,7 @@ void HaloExchanger::finish() {
               "hcart::HaloExchanger::finish: no exchange in flight; call start() first");
   try {
     complete_phase(0);
-    for (std::size_t p = 1; p < m_phases.size(); ++p) {
+    for (std::size_t p = 1; p < m_plan.phases.size(); ++p) {
       begin_phase(p);
       complete_phase(p);
     }

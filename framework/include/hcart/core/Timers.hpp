@@ -10,7 +10,8 @@
 //   hcart::Timers::print(std::cout, summary);
 //
 // Region names are free text; nesting is expressed by the caller's names ("halo.pack").
-// Regions also push Kokkos profiling regions so Kokkos Tools see them.
+// Regions also push Kokkos profiling regions so Kokkos Tools see them, and fence the
+// execution space where they start and stop, so that the times of device kernels are real.
 #pragma once
 
 #include <mpi.h>

@@ -5,9 +5,8 @@
 //   std::array<int, 3> n = grid.local_size();             // owned cells
 //   std::array<std::int64_t, 3> off = grid.global_offset();
 //   hcart::Field<double> u = grid.make_field<double>("u");
-//   Kokkos::parallel_for("init", grid.owned_policy(), KOKKOS_LAMBDA(int i, int j, int k) {
-//     u(i, j, k) = f(off[0] + i - h0, ...);                  // or grid.global_index(...)
-//   });
+//   hcart::for_each_cell("init", grid.owned_box(), functor);  // hcart/grid/Loops.hpp
+//   // local index i is global index off[0] + i - grid.halo_width()[0]
 //
 // Blocks follow the balanced block rule (base g/d, the first g mod d coordinates one more
 // cell). Local index 0 is the first halo layer: owned cells are [h_i, h_i + n_i), the
@@ -15,6 +14,7 @@
 // must outlive it.
 #pragma once
 
+#include <hcart/grid/Box.hpp>
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/Field.hpp>
 
@@ -65,6 +65,11 @@ public:
   int local_index(int dir, std::int64_t global) const {
     return static_cast<int>(global - m_offset.at(dir)) + m_halo.at(dir);
   }
+
+  /// \brief The owned cells: [h, h + n) in every direction.
+  Box owned_box() const;
+  /// \brief Every cell, halos included: [0, n + 2h).
+  Box with_halo_box() const;
 
   /// \brief Loops over the owned cells.
   GridPolicy owned_policy() const;

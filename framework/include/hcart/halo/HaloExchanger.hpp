@@ -1,5 +1,5 @@
 // hcart::HaloExchanger: fills the halos of fields from the neighbours' owned cells with
-// nonblocking MPI (DESIGN.md §5).
+// nonblocking MPI.
 //
 //   hcart::HaloExchanger halo(grid, hcart::HaloMode::Faces);   // or HaloMode::Full
 //   halo.exchange(u, v);          // blocking; several fields (of any arithmetic types)
@@ -7,21 +7,29 @@
 //   /* ... cells that need no halo are updated */
 //   halo.finish();
 //
-// Faces mode sends the 6 faces; Full mode fills edges and corners too, either with 26
-// concurrent messages or in 3 ordered phases (x, then y including the x halos, then z
-// including both), selectable in HaloOptions. Buffers and message lists are built once and
-// reused: no allocation happens in exchange() after the first call with a given set of
-// field types (allocation_count() shows it). Receives are posted before sends; tags tell
-// direction and side apart, so a periodic direction with 2 ranks works; a periodic
-// direction with 1 rank is a local copy without MPI. Halo cells at non-periodic physical
-// boundaries are never written. Every message is counted by the hardware level it
-// crosses (counters()). When the fields' memory is not host-accessible, messages are
-// staged through host buffers unless hcart was built with HCART_ENABLE_GPU_AWARE_MPI.
+// The geometry is a HaloPlan (hcart/halo/HaloPlan.hpp): Faces mode sends the 6 faces;
+// Full mode fills edges and corners too, in 3 ordered phases or with 26 concurrent
+// messages (HaloOptions). HaloOptions::width exchanges only the layers next to the owned
+// cells that the next update reads. Each phase packs every message of every field in one
+// kernel launch into one send buffer, and unpacks in one launch (hcart/impl/halo/
+// HaloPacker.hpp); fields of one call travel in one message per neighbour. Buffers and
+// copy lists are built once and reused: exchange() allocates nothing after the first call
+// with a given set of field types (allocation_count() shows it). Receives are posted before
+// sends; tags tell direction and side apart, so a periodic direction with 2 ranks works; a
+// periodic direction with 1 rank is a local copy without MPI. Halo cells at non-periodic
+// physical boundaries are never written. Every message is counted by the hardware level it
+// crosses (counters()).
+//
+// On a device build the buffers are device memory when MPI takes it (hcart::device_mpi(),
+// decided at run time) and pinned host memory otherwise, written and read directly by the
+// pack and unpack kernels.
 #pragma once
 
 #include <hcart/grid/Field.hpp>
 #include <hcart/grid/Grid.hpp>
-#include <hcart/impl/HaloFieldHandle.hpp>
+#include <hcart/halo/HaloPlan.hpp>
+#include <hcart/impl/halo/BoundField.hpp>
+#include <hcart/impl/halo/HaloPacker.hpp>
 
 #include <mpi.h>
 
@@ -33,26 +41,20 @@
 
 namespace hcart {
 
-/// \brief Which halo cells an exchange fills.
-enum class HaloMode {
-  Faces, ///< cells across one face (6 neighbours)
-  Full   ///< faces, edges and corners (26 neighbours)
-};
-
-/// \brief How Full mode reaches edges and corners.
-enum class FullMethod {
-  ThreePhase, ///< 3 ordered phases of 2 messages, later phases forwarding earlier halos
-  Concurrent  ///< 26 messages at once
-};
-
 struct HaloOptions {
   FullMethod full_method = FullMethod::ThreePhase;
   /// One message per neighbour for all fields of a call (true), or one per field.
   bool aggregate_fields = true;
-  /// Check on every call, with one small MPI_Allreduce, that all ranks pass fields of the
-  /// grid's extents and the same count and types, so that a mistake on one rank is an
-  /// error on all instead of a hang. Off: local checks only.
+  /// Check with one small MPI_Allreduce that all ranks pass fields of the grid's extents
+  /// and the same number and types, so that a mistake on one rank is an error on all
+  /// instead of a hang. The check runs on the first exchange and again whenever the number
+  /// or types of the fields passed change (all ranks change them together in a correct
+  /// program); its time is HaloTimes::check. Off: local checks only, and ranks that pass
+  /// different fields fail where a message of the wrong size arrives.
   bool collective_checks = true;
+  /// Halo layers to exchange next to the owned cells in each direction: 0 (default) for the
+  /// grid's whole halo width, else at most that many (never more than the halo width).
+  int width = 0;
 };
 
 /// \brief Halo traffic since construction (or reset_counters()), by hardware level.
@@ -63,17 +65,22 @@ struct HaloCounters {
   std::int64_t exchanges = 0;           ///< completed exchanges
 };
 
-/// \brief Time spent in the parts of the exchanges since construction, in seconds.
+/// \brief Time spent in the parts of the exchanges since construction, in seconds. Each
+/// part ends with a fence of the execution space, so device times are real.
 struct HaloTimes {
-  double pack = 0.0;   ///< packing kernels and local copies
-  double post = 0.0;   ///< posting receives and sends (and staging to host)
+  double check = 0.0;  ///< the collective check of the fields passed (HaloOptions)
+  double pack = 0.0;   ///< packing kernel (with the local copies of periodic self-neighbours)
+  double post = 0.0;   ///< posting receives and sends
   double wait = 0.0;   ///< waiting for messages
-  double unpack = 0.0; ///< unpacking kernels (and staging from host)
+  double unpack = 0.0; ///< unpacking kernel
+  double total() const noexcept { return check + pack + post + wait + unpack; }
 };
 
 class HaloExchanger {
 public:
-  /// \brief Prepares the message lists for `grid` (which must outlive the exchanger).
+  /// \brief Prepares the messages for `grid` (which must outlive the exchanger).
+  /// \throws hcart::InputError (on every rank) for a width below 0, or more than a block
+  /// has cells in a direction with a neighbour; or a bad HCART_GPU_AWARE_MPI.
   HaloExchanger(const Grid& grid, HaloMode mode = HaloMode::Faces, const HaloOptions& options = {});
   /// \brief Completes an exchange still in flight.
   ~HaloExchanger();
@@ -83,7 +90,7 @@ public:
   HaloExchanger& operator=(HaloExchanger&&) = delete;
 
   /// \brief Fills the halos of all `fields` (blocking).
-  /// \throws hcart::InputError (on every rank, with collective_checks) when a field's
+  /// \throws hcart::InputError (on every rank, when checked collectively) when a field's
   /// extents differ from the grid's or ranks pass different fields; hcart::Error when a
   /// split exchange is in flight or MPI fails.
   template <class... T>
@@ -109,26 +116,31 @@ public:
 
   HaloMode mode() const noexcept { return m_mode; }
   const HaloOptions& options() const noexcept { return m_options; }
+  /// \brief The geometry: phases, messages and their boxes.
+  const HaloPlan& plan() const noexcept { return m_plan; }
+  /// \brief Layers exchanged per direction.
+  std::array<int, 3> width() const noexcept { return m_width; }
   const HaloCounters& counters() const noexcept { return m_counters; }
   const HaloTimes& times() const noexcept { return m_times; }
   void reset_counters();
-  /// \brief Buffers and field handles allocated so far (constant after the first call
-  /// with a given set of field types).
+  /// \brief Buffers, copy lists and field handles allocated so far (constant after the
+  /// first call with a given set of field types).
   std::size_t allocation_count() const noexcept { return m_allocations; }
+  /// \brief True when MPI gets the buffers in the execution space's memory (always on
+  /// host builds; on device builds when MPI takes device memory, else pinned host buffers).
+  bool device_buffers() const noexcept { return m_device_buffers; }
+
+  /// \brief For tests: the pattern of the pack and unpack kernels (default: the build's,
+  /// hcart::default_loop_pattern). \throws hcart::Error for HostRows on a device build.
+  void set_loop_pattern(LoopPattern pattern);
 
 private:
-  struct Message {
-    std::array<int, 3> offset{};
-    int peer = MPI_PROC_NULL;
-    bool local = false;           // periodic self-neighbour: a copy, no MPI
-    impl::Box send_box, recv_box; // send_box: for local copies, the source box
-    int send_tag = 0, recv_tag = 0;
+  struct Peer {
+    int rank = MPI_PROC_NULL;
     int level = 0;
   };
-  struct Phase {
-    std::vector<Message> messages;
-  };
-  struct Buffers;
+  struct PhaseState;
+  struct Copies;
 
   void begin_binding(std::size_t count);
   template <class T>
@@ -136,29 +148,40 @@ private:
     static_assert(std::is_arithmetic<T>::value, "hcart::HaloExchanger: arithmetic fields only");
     auto& slot = m_fields.at(index);
     if (slot && slot->type() == typeid(T)) {
-      static_cast<impl::FieldHandle<T>&>(*slot).rebind(field);
+      static_cast<impl::BoundFieldOf<T>&>(*slot).rebind(field);
     } else {
-      slot = std::make_unique<impl::FieldHandle<T>>(field);
+      slot = std::make_unique<impl::BoundFieldOf<T>>(field);
       ++m_allocations;
     }
   }
   void start_bound();
   void check_fields();
-  void prepare_buffers();
+  void prepare();
+  bool layout_is(const std::vector<std::size_t>& layout) const;
+  void build_copies();
   void begin_phase(std::size_t phase);
   void complete_phase(std::size_t phase);
-  std::size_t message_bytes(const Message& m) const;
+  std::size_t message_bytes(const HaloPlan::Message& m) const;
 
   const Grid* m_grid;
   HaloMode m_mode;
   HaloOptions m_options;
-  std::vector<Phase> m_phases;
-  std::vector<std::unique_ptr<impl::FieldHandleBase>> m_fields;
+  std::array<int, 3> m_width{};
+  HaloPlan m_plan;
+  std::vector<std::vector<Peer>> m_peers; // per phase, per message
+  std::vector<std::unique_ptr<impl::BoundField>> m_fields;
   std::size_t m_bound = 0;
-  std::vector<std::size_t> m_field_offsets; // byte offset of each field in a message, per cell
-  std::unique_ptr<Buffers> m_buffers;
+  std::vector<std::unique_ptr<Copies>> m_copies; // per field layout met so far
+  const Copies* m_active = nullptr;              // the layout of the fields bound now
+  std::vector<std::size_t> m_checked;            // the field signature last checked collectively
+  bool m_checked_once = false;
+  std::vector<std::unique_ptr<PhaseState>> m_states;
+  impl::FieldRefs m_refs;
+  LoopPattern m_pattern = default_loop_pattern;
+  bool m_device_buffers = true;
   std::vector<MPI_Request> m_requests;
   std::vector<MPI_Status> m_statuses;
+  std::vector<int> m_expected; // bytes each receive of the phase expects
   bool m_in_flight = false;
   HaloCounters m_counters;
   HaloTimes m_times;

@@ -1,10 +1,10 @@
-// ZEUS-like hydrodynamics: the arithmetic as pure point functions (no loops, halos or I/O),
-// shared by the solver and the tests.
+// ZEUS-like hydrodynamics, point updates: the arithmetic of one zone or face as pure
+// functions (no loops, halos or I/O), shared by the kernels (ZeusKernels.hpp) and the tests.
 #pragma once
 
-#include <Kokkos_Core.hpp>
+#include <hcart/core/ExecutionModel.hpp>
 
-#include <cmath>
+#include <Kokkos_Core.hpp>
 
 namespace hcart::zeus {
 

@@ -1,7 +1,10 @@
-// Jacobi3D's arithmetic as pure point functions (the AMReX _K.H idiom): no loops, halos or
-// I/O here, so that each can be tested on the host and the solver and the tests share the
-// exact same floating-point operations.
+// Jacobi3D's point updates: the arithmetic of one cell as pure functions (the AMReX _K.H
+// idiom). No loops, halos or I/O here: the kernels (Relax.hpp, Wavefront.hpp), the tests'
+// serial reference and the set-up share the exact same floating-point operations, on every
+// backend.
 #pragma once
+
+#include <hcart/core/ExecutionModel.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -39,13 +42,13 @@ KOKKOS_INLINE_FUNCTION double coordinate(long long g, long long n) {
 /// \brief The manufactured right-hand side f = -3 pi^2 sin(pi x) sin(pi y) sin(pi z).
 KOKKOS_INLINE_FUNCTION double poisson_rhs(double x, double y, double z) {
   const double pi = 3.14159265358979323846;
-  return -3.0 * pi * pi * std::sin(pi * x) * std::sin(pi * y) * std::sin(pi * z);
+  return -3.0 * pi * pi * math::sin(pi * x) * math::sin(pi * y) * math::sin(pi * z);
 }
 
 /// \brief The continuum solution of Delta u = f: sin(pi x) sin(pi y) sin(pi z).
 KOKKOS_INLINE_FUNCTION double poisson_continuum(double x, double y, double z) {
   const double pi = 3.14159265358979323846;
-  return std::sin(pi * x) * std::sin(pi * y) * std::sin(pi * z);
+  return math::sin(pi * x) * math::sin(pi * y) * math::sin(pi * z);
 }
 
 /// \brief The exact solution of the discrete problem: the continuum one scaled by

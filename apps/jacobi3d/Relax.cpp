@@ -1,0 +1,103 @@
+#include "Relax.hpp"
+
+#include <hcart/core/Error.hpp>
+#include <hcart/core/HostClones.hpp>
+#include <hcart/grid/Loops.hpp>
+
+namespace hcart::jacobi {
+
+namespace {
+
+// Out of line so that HCART_HOST_CLONES can build it for AVX2 as well; a plane per call
+// keeps the cost of the dispatched call out of the row loop.
+HCART_HOST_CLONES double relax_rows(const double* __restrict below, const double* __restrict centre,
+                                    const double* __restrict above, double* __restrict out,
+                                    const double* __restrict rhs, long sj, int rows, int k0, int k1,
+                                    const Stencil s, bool check) {
+  const double* a = centre;
+  double worst = 0.0;
+  for (int r = 0; r < rows; ++r, below += sj, a += sj, above += sj, out += sj,
+           rhs = rhs != nullptr ? rhs + sj : nullptr) {
+    if (rhs == nullptr && !check) {
+      for (int k = k0; k < k1; ++k) {
+        out[k] = update(below[k], above[k], a[k - sj], a[k + sj], a[k - 1], a[k + 1], 0.0, s);
+      }
+      continue;
+    }
+    for (int k = k0; k < k1; ++k) {
+      const double next = update(below[k], above[k], a[k - sj], a[k + sj], a[k - 1], a[k + 1],
+                                 rhs != nullptr ? rhs[k] : 0.0, s);
+      const double change = next > a[k] ? next - a[k] : a[k] - next;
+      worst = change > worst ? change : worst;
+      out[k] = next;
+    }
+  }
+  return check ? worst : 0.0;
+}
+
+using HostPlanes = Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<int>>;
+
+// The host pattern: a task per plane i of the box (host execution only).
+struct RelaxPlanes {
+  const double* u;
+  double* v;
+  const double* rhs; // null: Laplace
+  long si, sj;
+  int j0, rows, k0, k1;
+  Stencil s;
+
+  double plane(int i, bool check) const {
+    const long base = i * si + j0 * sj;
+    return relax_plane(u + base - si, u + base, u + base + si, v + base,
+                       rhs != nullptr ? rhs + base : nullptr, sj, rows, k0, k1, s, check);
+  }
+  void operator()(int i) const { plane(i, false); }
+};
+
+struct RelaxPlanesChecked : RelaxPlanes {
+  void operator()(int i, double& worst) const {
+    const double change = plane(i, true);
+    worst = change > worst ? change : worst;
+  }
+};
+
+} // namespace
+
+double relax_plane(const double* below, const double* centre, const double* above, double* out,
+                   const double* rhs, long sj, int rows, int k0, int k1, const Stencil& s,
+                   bool check) {
+  return relax_rows(below, centre, above, out, rhs, sj, rows, k0, k1, s, check);
+}
+
+double relax(LoopPattern pattern, const RelaxFields& fields, const Box& box, const Stencil& s,
+             bool check) {
+  if (box.empty()) return 0.0;
+  double worst = 0.0;
+  if (pattern == LoopPattern::HostRows) {
+    HCART_CHECK(host_execution, "jacobi::relax: the host row pattern cannot run on the "
+                                    << execution_space_name() << " execution space");
+    const Field<double>& u = fields.u;
+    const RelaxPlanesChecked planes{{u.data(), fields.v.data(),
+                                     fields.poisson ? fields.rhs.data() : nullptr,
+                                     static_cast<long>(u.stride(0)), static_cast<long>(u.stride(1)),
+                                     box.lo[1], box.extent(1), box.lo[2], box.hi[2], s}};
+    const HostPlanes range(box.lo[0], box.hi[0]);
+    if (check) {
+      Kokkos::parallel_reduce("jacobi_check", range, planes, Kokkos::Max<double>(worst));
+    } else {
+      Kokkos::parallel_for("jacobi", range, static_cast<const RelaxPlanes&>(planes));
+      Kokkos::DefaultHostExecutionSpace().fence();
+    }
+    return worst;
+  }
+  const RelaxCellsChecked cells{{fields.u, fields.v, fields.rhs, s, fields.poisson}};
+  if (check) {
+    reduce_cells("jacobi_check", box, cells, Kokkos::Max<double>(worst));
+  } else {
+    for_each_cell("jacobi", box, static_cast<const RelaxCells&>(cells));
+    fence("jacobi");
+  }
+  return worst;
+}
+
+} // namespace hcart::jacobi

@@ -1,0 +1,113 @@
+#include "Wavefront.hpp"
+
+#include "Relax.hpp"
+
+#include <hcart/core/Error.hpp>
+
+#include <algorithm>
+
+namespace hcart::jacobi {
+
+namespace {
+
+using HostSpace = Kokkos::DefaultHostExecutionSpace;
+using Team = Kokkos::TeamPolicy<HostSpace>;
+
+struct WavefrontTeam {
+  double* u;
+  double* ring;
+  const double* rhs; // null: Laplace
+  long si, sj;
+  Stencil s;
+  long depth;
+  bool check;
+  WavefrontBlock block;
+  double* worst; // per team member
+
+  // The box of iteration t in direction d: [lo, hi).
+  long lo(int d, long t) const { return block.halo[d] - (block.open[d][0] ? depth - t : 0); }
+  long hi(int d, long t) const {
+    return block.halo[d] + block.local[d] + (block.open[d][1] ? depth - t : 0);
+  }
+  // Plane i of iteration t: u itself for iteration 0 and for the Dirichlet planes outside.
+  double* level(long t, long i) const {
+    if (t == 0 || i < lo(0, t) || i >= hi(0, t)) return u + i * si;
+    return ring + ((t - 1) * 3 + i % 3) * si;
+  }
+
+  void operator()(const Team::member_type& member) const {
+    const long me = member.team_rank(), team = member.team_size();
+    double mine = 0.0;
+    for (long p = lo(0, 1); p < hi(0, 1) + depth - 1; ++p) {
+      for (long t = 1; t <= depth; ++t) {
+        const long i = p - t + 1;
+        if (i < lo(0, t) || i >= hi(0, t)) continue;
+        // This member's share of the plane's rows.
+        const long rows = hi(1, t) - lo(1, t), share = (rows + team - 1) / team;
+        const long r0 = std::min(rows, me * share), r1 = std::min(rows, r0 + share);
+        if (r1 > r0) {
+          const long row = (lo(1, t) + r0) * sj;
+          double* out = t == depth ? u + i * si : level(t, i);
+          const double change = relax_plane(level(t - 1, i - 1) + row, level(t - 1, i) + row,
+                                            level(t - 1, i + 1) + row, out + row,
+                                            rhs != nullptr ? rhs + i * si + row : nullptr, sj,
+                                            static_cast<int>(r1 - r0), static_cast<int>(lo(2, t)),
+                                            static_cast<int>(hi(2, t)), s, check && t == depth);
+          mine = change > mine ? change : mine;
+        }
+        // The plane is complete before anyone reads it.
+        member.team_barrier();
+      }
+    }
+    worst[me] = mine;
+  }
+};
+
+} // namespace
+
+Wavefront::Wavefront(const Field<double>& u, const WavefrontBlock& block, long depth)
+    : m_block(block), m_depth(depth) {
+  HCART_CHECK(host_execution, "jacobi::Wavefront: host execution only, not on the "
+                                  << execution_space_name() << " execution space");
+  HCART_CHECK(depth >= 2, "jacobi::Wavefront: depth " << depth << ", expected 2 or more");
+  const long plane = static_cast<long>(u.stride(0));
+  // Every slot starts as a copy of the first owned plane: on sides without a neighbour its
+  // frame holds the Dirichlet values (the same on every plane: they are constant per
+  // face), which the stencil reads there; the passes write the boxes inside.
+  m_ring = Kokkos::View<double*, Kokkos::HostSpace>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "jacobi_wavefront"),
+      static_cast<std::size_t>(3 * (depth - 1) * plane));
+  const double* first = u.data() + block.halo[0] * plane;
+  for (long slot = 0; slot < 3 * (depth - 1); ++slot) {
+    std::copy(first, first + plane, m_ring.data() + slot * plane);
+  }
+  const WavefrontTeam probe{};
+  m_threads = std::max(1, Team(1, Kokkos::AUTO).team_size_max(probe, Kokkos::ParallelForTag()));
+  m_threads = std::min<int>(m_threads, HostSpace().concurrency());
+  m_worst = Kokkos::View<double*, Kokkos::HostSpace>("jacobi_wavefront_worst",
+                                                     static_cast<std::size_t>(m_threads));
+}
+
+double Wavefront::pass(const Field<double>& u, const Field<double>& rhs, bool poisson,
+                       const Stencil& s, long depth, bool check) {
+  HCART_CHECK(depth >= 2 && depth <= m_depth,
+              "jacobi::Wavefront::pass: depth " << depth << ", expected 2 to " << m_depth);
+  const WavefrontTeam team{u.data(),
+                           m_ring.data(),
+                           poisson ? rhs.data() : nullptr,
+                           static_cast<long>(u.stride(0)),
+                           static_cast<long>(u.stride(1)),
+                           s,
+                           depth,
+                           check,
+                           m_block,
+                           m_worst.data()};
+  Kokkos::parallel_for("jacobi_wavefront", Team(1, m_threads), team);
+  HostSpace().fence();
+  double worst = 0.0;
+  for (int t = 0; t < m_threads; ++t)
+    worst = std::max(worst, m_worst(t));
+  return worst;
+}
+
+} // namespace hcart::jacobi

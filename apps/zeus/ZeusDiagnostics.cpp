@@ -1,0 +1,53 @@
+// The ZEUS solver's diagnostics: the CFL time step and the totals of mass and energy.
+#include "ZeusSolver.hpp"
+
+#include <hcart/core/MpiCheck.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace hcart::zeus {
+
+double Hydro::time_step() {
+  auto scope = m_timers.region("dt");
+  const InverseTimeStepSquared kernel{m_d.data(),
+                                      m_e.data(),
+                                      {m_v[0].data(), m_v[1].data(), m_v[2].data()},
+                                      offsets(),
+                                      {m_dx[0], m_dx[1], m_dx[2]},
+                                      std::min({m_dx[0], m_dx[1], m_dx[2]}),
+                                      m_s.gamma,
+                                      m_s.q_quadratic};
+  double worst = 0;
+  reduce_zones("zeus_dt", owned_box(), offsets(), kernel, Kokkos::Max<double>(worst));
+  double global = 0;
+  HCART_MPI_CHECK(
+      MPI_Allreduce(&worst, &global, 1, MPI_DOUBLE, MPI_MAX, m_grid.decomposition().comm()));
+  double dt = m_s.cfl / std::sqrt(global);
+  if (m_dt > 0) dt = std::min(dt, m_s.dt_growth * m_dt);
+  if (m_time + dt > m_s.t_end) dt = m_s.t_end - m_time;
+  return dt;
+}
+
+template <class Kernel>
+double Hydro::integral(const char* label, const Kernel& kernel) const {
+  double local = 0;
+  reduce_zones(label, owned_box(), offsets(), kernel, local);
+  double global = 0;
+  HCART_MPI_CHECK(
+      MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, m_grid.decomposition().comm()));
+  return global * m_dx[0] * m_dx[1] * m_dx[2];
+}
+
+double Hydro::total_mass() const {
+  return integral("zeus_mass", MassDensity{m_d.data()});
+}
+
+double Hydro::total_energy() const {
+  return integral("zeus_energy", EnergyDensity{m_d.data(),
+                                               m_e.data(),
+                                               {m_v[0].data(), m_v[1].data(), m_v[2].data()},
+                                               offsets()});
+}
+
+} // namespace hcart::zeus

@@ -1,0 +1,82 @@
+// The ZEUS solver's problems: initial states (Sod, Sedov, Noh, advection) and the
+// continuation from a checkpoint.
+#include "ZeusSolver.hpp"
+
+#include <hcart/core/Collective.hpp>
+#include <hcart/core/MpiCheck.hpp>
+#include <hcart/io/FieldFile.hpp>
+
+#include <algorithm>
+
+namespace hcart::zeus {
+
+namespace {
+const char* field_names[5] = {"density", "energy", "velocity_x", "velocity_y", "velocity_z"};
+} // namespace
+
+void Hydro::initialise() {
+  const Offsets s = offsets();
+  InitialState init{};
+  for (int a = 0; a < 3; ++a) {
+    init.lower[a] = m_s.lower[a];
+    init.upper[a] = m_s.upper[a];
+    init.velocity[a] = m_s.velocity[a];
+    init.dx[a] = m_dx[a];
+    init.first[a] = m_grid.global_index(a, 0);
+  }
+  for (int q = 0; q < 2; ++q) {
+    init.sod_left[q] = m_s.sod_left[q];
+    init.sod_right[q] = m_s.sod_right[q];
+  }
+  init.density = m_s.density;
+  init.pressure = m_s.pressure;
+  init.noh_speed = m_s.noh_speed;
+  init.bump_amplitude = m_s.bump_amplitude;
+  init.bump_width = m_s.bump_width;
+  init.gm1 = m_s.gamma - 1.0;
+  init.r0 = std::max(m_s.sedov_radius, 1.5 * std::max({m_dx[0], m_dx[1], m_dx[2]}));
+  init.direction = m_s.direction;
+  init.problem = m_s.problem;
+  init.sine = m_s.bump_shape == "sine";
+  init.D = m_d.data();
+  init.E = m_e.data();
+  init.V = {m_v[0].data(), m_v[1].data(), m_v[2].data()};
+  init.s0 = s[0];
+  init.s1 = s[1];
+  if (m_s.problem == Problem::Sedov) {
+    // The blast energy, spread evenly over the zones within the deposit radius (all ranks;
+    // an eighth of the sphere lies in the domain).
+    double local = 0, count = 0;
+    reduce_cells("zeus_sedov_count", m_grid.owned_box(), SedovZones{init}, local);
+    HCART_MPI_CHECK(
+        MPI_Allreduce(&local, &count, 1, MPI_DOUBLE, MPI_SUM, m_grid.decomposition().comm()));
+    init.deposit = count > 0 ? m_s.sedov_energy / 8.0 / (count * m_dx[0] * m_dx[1] * m_dx[2]) : 0.0;
+  }
+  // Zone centres and low faces of every zone (halos included; refresh() overwrites them).
+  for_each_cell("zeus_initial", m_grid.with_halo_box(), init);
+  fence("zeus_initial");
+}
+
+void Hydro::restart_from(const std::string& path) {
+  auto scope = m_timers.region("io");
+  const MPI_Comm comm = m_grid.decomposition().comm();
+  const FileContents file = inspect_fields(comm, path);
+  agree_on_errors(comm, [&] {
+    HCART_REQUIRE(file.metadata.application == "zeus" && file.metadata.kind == "checkpoint",
+                  "[output] restart = \"" << path << "\": a " << file.metadata.kind << " of '"
+                                          << file.metadata.application
+                                          << "', expected a zeus checkpoint");
+    for (const char* key : {"time", "dt", "step"}) {
+      HCART_REQUIRE(file.metadata.state.count(key) == 1,
+                    "[output] restart = \"" << path << "\": no state '" << key << "'");
+    }
+  });
+  Field<double>* fields[5] = {&m_d, &m_e, &m_v[0], &m_v[1], &m_v[2]};
+  for (int f = 0; f < 5; ++f)
+    read_field(path, m_grid, field_names[f], *fields[f]);
+  m_time = file.metadata.state.at("time");
+  m_dt = file.metadata.state.at("dt");
+  m_steps = static_cast<long>(file.metadata.state.at("step"));
+}
+
+} // namespace hcart::zeus

@@ -1,0 +1,53 @@
+// The ZEUS solver's source step: pressure gradient, artificial viscosity with its heating,
+// and compressional heating, with halo refreshes between them.
+#include "ZeusSolver.hpp"
+
+namespace hcart::zeus {
+
+void Hydro::source(double dt) {
+  const Offsets s = offsets();
+  const Box owned = owned_box();
+  const double gamma = m_s.gamma, q2 = m_s.q_quadratic, q1 = m_s.q_linear;
+  const Spacing dx{m_dx[0], m_dx[1], m_dx[2]};
+  {
+    // Pressure gradient on the owned faces.
+    auto scope = m_timers.region("compute");
+    for (int a = 0; a < 3; ++a) {
+      for_zones("zeus_pressure", owned, s,
+                PressureGradient{m_v[a].data(), m_d.data(), m_e.data(), s[a], dt, m_dx[a], gamma});
+    }
+  }
+  refresh();
+  {
+    // Artificial viscosity: new face velocities from the old ones, then viscous heating.
+    auto scope = m_timers.region("compute");
+    for (int a = 0; a < 3; ++a) {
+      for_zones("zeus_viscosity", owned, s,
+                ViscousAcceleration{m_v[a].data(), m_d.data(), m_e.data(), m_vn[a].data(), s[a], dt,
+                                    m_dx[a], gamma, q2, q1});
+    }
+    for_zones("zeus_viscous_heat", owned, s,
+              ViscousHeating{m_d.data(),
+                             m_e.data(),
+                             {m_v[0].data(), m_v[1].data(), m_v[2].data()},
+                             s,
+                             dx,
+                             dt,
+                             gamma,
+                             q2,
+                             q1});
+    fence("zeus_viscosity");
+    for (int a = 0; a < 3; ++a)
+      std::swap(m_v[a], m_vn[a]);
+  }
+  refresh();
+  {
+    // Compressional heating, implicit and time-centred.
+    auto scope = m_timers.region("compute");
+    for_zones("zeus_compression", owned, s,
+              CompressionalHeating{
+                  m_e.data(), {m_v[0].data(), m_v[1].data(), m_v[2].data()}, s, dx, dt, gamma});
+  }
+}
+
+} // namespace hcart::zeus

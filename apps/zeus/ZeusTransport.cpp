@@ -1,0 +1,67 @@
+// The ZEUS solver's transport step in one direction: consistent advection of mass, energy
+// and the three momenta with van Leer upwind values, and the dissipation heating.
+#include "ZeusSolver.hpp"
+
+namespace hcart::zeus {
+
+void Hydro::transport(int a, double dt) {
+  refresh();
+  auto scope = m_timers.region("compute");
+  const Offsets s = offsets();
+  const long sa = s[a];
+  const double dx = m_dx[a];
+  const Box owned = owned_box();
+  // Fluxes on the a-faces of the owned zones and one layer around them.
+  Box around = owned;
+  for (int d = 0; d < 3; ++d) {
+    --around.lo[d];
+    ++around.hi[d];
+  }
+  Box faces = around;
+  faces.hi[a] += 1;
+  for_zones(
+      "zeus_mass_flux", faces, s,
+      MassFlux{m_d.data(), m_e.data(), m_v[a].data(), m_mflux.data(), m_eflux.data(), sa, dt, dx});
+  for_zones("zeus_density", around, s,
+            DensityAndEnergy{m_d.data(), m_e.data(), m_mflux.data(), m_eflux.data(), m_dn.data(),
+                             m_en.data(), sa, dx});
+  // With heat_dissipation, each momentum kernel also leaves in m_heat, on the faces of its
+  // control volumes, the kinetic energy that the advection of that momentum destroyed: the
+  // old kinetic energy of the control volume, less the kinetic energy carried across its
+  // ends by the same mass fluxes at the same upwind velocities, less the new kinetic energy.
+  // Half of it goes to each zone beside the face, so the sweep conserves e + kinetic
+  // energy to round-off instead of losing what the mixing of momenta dissipates (DeBar's
+  // kinetic energy fix of Lagrange-remap codes). The kernels run up to the high face of
+  // the owned zones in their direction, which the heating of the last zone needs.
+  const bool heat = m_s.heat_dissipation;
+  const auto deposit = [&](int b) {
+    if (!heat) return;
+    for_zones("zeus_dissipation", owned, s, DissipationHeating{m_en.data(), m_heat.data(), s[b]});
+  };
+  {
+    // Momentum along a, on control volumes centred on the a-faces; fluxes at zone centres.
+    Box volumes = owned;
+    volumes.hi[a] += 1;
+    for_zones("zeus_momentum", volumes, s,
+              MomentumAlong{m_v[a].data(), m_mflux.data(), m_d.data(), m_dn.data(), m_vn[a].data(),
+                            m_heat.data(), sa, dt, dx, heat});
+    deposit(a);
+  }
+  for (int b = 0; b < 3; ++b) {
+    if (b == a) continue;
+    // Momentum along b, on control volumes centred on the b-faces, moved by the a-fluxes.
+    Box volumes = owned;
+    volumes.hi[b] += 1;
+    for_zones("zeus_transverse", volumes, s,
+              MomentumAcross{m_v[a].data(), m_v[b].data(), m_mflux.data(), m_d.data(), m_dn.data(),
+                             m_vn[b].data(), m_heat.data(), sa, s[b], dt, dx, heat});
+    deposit(b);
+  }
+  fence("zeus_transport");
+  std::swap(m_d, m_dn);
+  std::swap(m_e, m_en);
+  for (int b = 0; b < 3; ++b)
+    std::swap(m_v[b], m_vn[b]);
+}
+
+} // namespace hcart::zeus

@@ -1,0 +1,92 @@
+// hcart's execution model: where kernels run, where fields live, and the few Kokkos calls
+// whose spelling differs between Kokkos 3.4 and 4.x.
+//
+//   hcart::ExecutionSpace    Kokkos' default execution space (Serial, OpenMP, Cuda, ...)
+//   hcart::MemorySpace       its memory space: fields and halo buffers live there
+//   hcart::runs_on_host<S>   true when kernels of S run on the host CPU; host-only fast
+//                            paths (row loops on raw pointers, AVX2 clones, the in-cache
+//                            wavefront) are chosen on it with `if constexpr` inside a template
+//   hcart::fence(label)      waits for the execution space (a label from Kokkos 3.6 on)
+//   hcart::math::sqrt ...    math usable in kernels on every backend
+//
+// The choice of a code path is made on the EXECUTION space, never on whether memory is
+// host-accessible: CUDA's unified memory is host-accessible while kernels run on the device.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <string>
+
+namespace hcart {
+
+/// \brief Where hcart's kernels run: Kokkos' default execution space.
+using ExecutionSpace = Kokkos::DefaultExecutionSpace;
+/// \brief Where fields and halo buffers live: the execution space's memory.
+using MemorySpace = ExecutionSpace::memory_space;
+
+/// \brief True when kernels of `Space` run on the host CPU (Serial, OpenMP, Threads).
+template <class Space>
+inline constexpr bool runs_on_host =
+    Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible;
+
+/// \brief True when hcart's kernels run on the host CPU.
+inline constexpr bool host_execution = runs_on_host<ExecutionSpace>;
+
+/// \brief How a kernel walks its cells. Every kernel with a host-only pattern has the
+/// portable one too, with results that are bitwise the same (the tests compare them).
+enum class LoopPattern {
+  HostRows, ///< host only: rows along k on raw pointers (vectorised loops, memcpy, AVX2 clones)
+  Portable  ///< any backend: Kokkos policies, one cell per work item (the device pattern)
+};
+
+/// \brief The pattern hcart's kernels use in this build: HostRows where kernels run on the
+/// host, Portable elsewhere.
+inline constexpr LoopPattern default_loop_pattern =
+    host_execution ? LoopPattern::HostRows : LoopPattern::Portable;
+
+/// \brief Waits until all kernels of every execution space have completed. The label
+/// (shown by Kokkos Tools) should be at most 15 characters, so that naming it allocates
+/// nothing.
+inline void fence([[maybe_unused]] const char* label) {
+#if KOKKOS_VERSION >= 30600
+  Kokkos::fence(label);
+#else
+  Kokkos::fence();
+#endif
+}
+
+/// \brief Threads of the execution space available to one rank (1 for Serial; the
+/// thread count for OpenMP; the device's concurrency for a GPU).
+inline int execution_concurrency() {
+  return static_cast<int>(ExecutionSpace().concurrency());
+}
+
+/// \brief Host threads per rank: the concurrency of Kokkos' default host execution space.
+inline int host_threads() {
+  return static_cast<int>(Kokkos::DefaultHostExecutionSpace().concurrency());
+}
+
+/// \brief The execution space's name, e.g. "Serial", "OpenMP", "Cuda".
+inline std::string execution_space_name() {
+  return ExecutionSpace::name();
+}
+
+/// Math for kernels: Kokkos' functions, which every backend can call (std:: math is host
+/// code to nvcc). Kokkos 3.7 moved them from Kokkos::Experimental into Kokkos.
+namespace math {
+#if KOKKOS_VERSION >= 30700
+using Kokkos::exp;
+using Kokkos::fabs;
+using Kokkos::isfinite;
+using Kokkos::sin;
+using Kokkos::sqrt;
+#else
+using Kokkos::Experimental::exp;
+using Kokkos::Experimental::fabs;
+using Kokkos::Experimental::isfinite;
+using Kokkos::Experimental::sin;
+using Kokkos::Experimental::sqrt;
+#endif
+} // namespace math
+
+} // namespace hcart

@@ -1,0 +1,50 @@
+#include <hcart/core/Error.hpp>
+#include <hcart/impl/halo/HaloPacker.hpp>
+
+namespace hcart::impl {
+
+namespace {
+
+using Range = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
+
+// The host pattern, only where kernels run on the host (a template, so that a device build
+// never instantiates the host-only functor).
+template <class Space>
+void run_rows(const char* label, std::int64_t rows, const CopyRows& copy) {
+  if constexpr (runs_on_host<Space>) {
+    Kokkos::parallel_for(label, Range(0, rows), copy);
+  } else {
+    throw Error(std::string("hcart::HaloExchanger: the host row pattern of '") + label +
+                "' cannot run on the " + Space::name() + " execution space");
+  }
+}
+
+} // namespace
+
+CopyList::CopyList(std::vector<CopyItem> items) {
+  if (items.empty()) return;
+  auto by_cell = Kokkos::View<CopyItem*, Kokkos::HostSpace>("hcart::halo::items", items.size());
+  auto by_row = Kokkos::View<CopyItem*, Kokkos::HostSpace>("hcart::halo::rows", items.size());
+  for (std::size_t t = 0; t < items.size(); ++t) {
+    by_cell(t) = items[t];
+    by_cell(t).first = m_cells;
+    by_row(t) = items[t];
+    by_row(t).first = m_rows;
+    m_cells += items[t].box.cells();
+    m_rows += static_cast<std::int64_t>(items[t].box.extent(0)) * items[t].box.extent(1);
+  }
+  m_by_cell = Kokkos::create_mirror_view_and_copy(MemorySpace(), by_cell);
+  m_by_row = Kokkos::create_mirror_view_and_copy(MemorySpace(), by_row);
+}
+
+void CopyList::run(const char* label, LoopPattern pattern, const FieldRefs& fields,
+                   unsigned char* buffer) const {
+  if (m_cells == 0) return;
+  if (pattern == LoopPattern::HostRows) {
+    run_rows<ExecutionSpace>(label, m_rows, CopyRows{m_by_row, fields, buffer});
+  } else {
+    Kokkos::parallel_for(label, Range(0, m_cells), CopyCells{m_by_cell, fields, buffer});
+  }
+}
+
+} // namespace hcart::impl
