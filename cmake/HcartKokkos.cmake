@@ -34,4 +34,11 @@ else()
   message(FATAL_ERROR "Found Kokkos at ${Kokkos_DIR}, but it defines neither Kokkos::kokkos "
                       "nor trilinos_kokkoscore")
 endif()
-message(STATUS "hcart: Kokkos ${Kokkos_VERSION} (${HCART_KOKKOS_FLAVOUR} package)")
+# Whether kernels run on a CUDA device: hcart's targets then compile device code without
+# fused multiply-adds (HcartWarnings.cmake).
+set(HCART_KOKKOS_CUDA OFF)
+if("CUDA" IN_LIST Kokkos_DEVICES)
+  set(HCART_KOKKOS_CUDA ON)
+endif()
+message(STATUS "hcart: Kokkos ${Kokkos_VERSION} (${HCART_KOKKOS_FLAVOUR} package; devices "
+               "${Kokkos_DEVICES})")

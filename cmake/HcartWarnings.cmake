@@ -3,9 +3,16 @@
 # the same for every decomposition, and different code paths (host rows, device policies,
 # the tests' serial references) must round the same way whatever the target CPU.
 include_guard(GLOBAL)
+# In a CUDA build (nvcc through Kokkos' nvcc_wrapper) the device code is compiled without
+# fused multiply-adds too (--fmad=false), so the device rounds each product and sum like
+# the host does; nvcc_wrapper hands the other flags to the host compiler (and drops
+# -Wpedantic, which nvcc's preprocessed output cannot satisfy).
 function(hcart_set_warnings target)
   if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
     target_compile_options(${target} PRIVATE -Wall -Wextra -Wnon-virtual-dtor -Wshadow=local
                                              -Wpedantic -ffp-contract=off)
+  endif()
+  if(HCART_KOKKOS_CUDA)
+    target_compile_options(${target} PRIVATE --fmad=false)
   endif()
 endfunction()

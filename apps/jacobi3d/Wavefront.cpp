@@ -83,7 +83,7 @@ Wavefront::Wavefront(const Field<double>& u, const WavefrontBlock& block, long d
   }
   const WavefrontTeam probe{};
   m_threads = std::max(1, Team(1, Kokkos::AUTO).team_size_max(probe, Kokkos::ParallelForTag()));
-  m_threads = std::min<int>(m_threads, HostSpace().concurrency());
+  m_threads = std::min<int>(m_threads, m_space.concurrency());
   m_worst = Kokkos::View<double*, Kokkos::HostSpace>("jacobi_wavefront_worst",
                                                      static_cast<std::size_t>(m_threads));
 }
@@ -102,8 +102,8 @@ double Wavefront::pass(const Field<double>& u, const Field<double>& rhs, bool po
                            check,
                            m_block,
                            m_worst.data()};
-  Kokkos::parallel_for("jacobi_wavefront", Team(1, m_threads), team);
-  HostSpace().fence();
+  Kokkos::parallel_for("jacobi_wavefront", Team(m_space, 1, m_threads), team);
+  fence(m_space, "jacobi_pass");
   double worst = 0.0;
   for (int t = 0; t < m_threads; ++t)
     worst = std::max(worst, m_worst(t));

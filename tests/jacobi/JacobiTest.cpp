@@ -201,7 +201,9 @@ TEST(Jacobi, HostRowsAndPortableKernelAgreeBitwise) {
         EXPECT_EQ(std::memcmp(hr.data(), hc.data(), hr.size() * sizeof(double)), 0)
             << "poisson " << poisson << " check " << check;
         EXPECT_EQ(std::memcmp(&a, &b, sizeof a), 0) << a << " vs " << b;
-        if (check) EXPECT_GT(a, 0.0);
+        if (check) {
+          EXPECT_GT(a, 0.0);
+        }
         // Both wrote the box and nothing else.
         long written = 0;
         for (std::size_t c = 0; c < hr.size(); ++c)
@@ -362,7 +364,9 @@ TEST(Jacobi, HaloWidthAndPassDepthComeFromOnePolicy) {
     EXPECT_EQ(solver.iterations_per_pass(), neighbours ? p.depth : solver.iterations_per_pass());
     if (neighbours) {
       for (int d = 0; d < 3; ++d) {
-        if (decomp.dims()[d] > 1) EXPECT_EQ(grid.halo_width()[d], solver.iterations_per_pass());
+        if (decomp.dims()[d] > 1) {
+          EXPECT_EQ(grid.halo_width()[d], solver.iterations_per_pass());
+        }
       }
     }
   }
@@ -380,7 +384,9 @@ TEST(Jacobi, HaloWidthAndPassDepthComeFromOnePolicy) {
   spec.periodic = {false, false, true};
   p = planned(s, spec);
   EXPECT_EQ(p.spec.halo_width[2], host_execution ? 6 : 1);
-  if (P == 1) EXPECT_EQ(p.spec.halo_width[0], 1);
+  if (P == 1) {
+    EXPECT_EQ(p.spec.halo_width[0], 1);
+  }
   s.overlap = true;
   EXPECT_EQ(planned(s, spec).spec.halo_width, (std::array<int, 3>{1, 1, 1}));
   s.overlap = false;

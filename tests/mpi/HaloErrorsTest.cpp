@@ -5,6 +5,7 @@
 #include <hcart/core/Error.hpp>
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/Grid.hpp>
+#include <hcart/grid/Loops.hpp>
 #include <hcart/halo/HaloExchanger.hpp>
 
 #include <gtest/gtest.h>
@@ -101,6 +102,29 @@ TEST(HaloExchanger, NoAllocationAfterTheFirstCall) {
   }
 }
 
+namespace {
+// A distinct value per cell from its global index, in two fields of each of two types.
+struct FillPairs {
+  hcart::Field<double> u1, u2;
+  hcart::Field<int> w1, w2;
+  Kokkos::Array<long long, 3> first; // global index of local index 0
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    const double x = (first[0] + i) * 1e4 + (first[1] + j) * 1e2 + (first[2] + k);
+    u1(i, j, k) = u2(i, j, k) = x;
+    w1(i, j, k) = w2(i, j, k) = static_cast<int>(x) + 7;
+  }
+};
+
+// Counts the cells where the pairs differ.
+struct CountDifferences {
+  hcart::Field<double> u1, u2;
+  hcart::Field<int> w1, w2;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k, int& n) const {
+    n += (u1(i, j, k) != u2(i, j, k)) + (w1(i, j, k) != w2(i, j, k));
+  }
+};
+} // namespace
+
 TEST(HaloExchanger, AggregatedAndPerFieldMessagesAgree) {
   const hcart::Decomposition decomp(MPI_COMM_WORLD, cube(20, true));
   const hcart::Grid grid(decomp);
@@ -109,24 +133,13 @@ TEST(HaloExchanger, AggregatedAndPerFieldMessagesAgree) {
   hcart::HaloExchanger a(grid, hcart::HaloMode::Full), b(grid, hcart::HaloMode::Full, per_field);
   auto u1 = grid.make_field<double>("u1"), u2 = grid.make_field<double>("u2");
   auto w1 = grid.make_field<int>("w1"), w2 = grid.make_field<int>("w2");
-  const auto off = grid.global_offset();
-  const auto h = grid.halo_width();
-  Kokkos::parallel_for(
-      grid.owned_policy(), KOKKOS_LAMBDA(int i, int j, int k) {
-        const double x =
-            (off[0] + i - h[0]) * 1e4 + (off[1] + j - h[1]) * 1e2 + (off[2] + k - h[2]);
-        u1(i, j, k) = u2(i, j, k) = x;
-        w1(i, j, k) = w2(i, j, k) = static_cast<int>(x) + 7;
-      });
+  const Kokkos::Array<long long, 3> first{grid.global_index(0, 0), grid.global_index(1, 0),
+                                          grid.global_index(2, 0)};
+  hcart::for_each_cell("fill", grid.owned_box(), FillPairs{u1, u2, w1, w2, first});
   a.exchange(u1, w1);
   b.exchange(u2, w2);
   int differ = 0;
-  Kokkos::parallel_reduce(
-      grid.with_halo_policy(),
-      KOKKOS_LAMBDA(int i, int j, int k, int& n) {
-        n += (u1(i, j, k) != u2(i, j, k)) + (w1(i, j, k) != w2(i, j, k));
-      },
-      differ);
+  hcart::reduce_cells("differ", grid.with_halo_box(), CountDifferences{u1, u2, w1, w2}, differ);
   EXPECT_EQ(differ, 0);
 }
 

@@ -1,7 +1,8 @@
 // The halo exchanger on random configurations: after an exchange every halo cell holds an
 // analytic function of its (wrapped) global index, cells outside non-periodic boundaries
 // and (in Faces mode) edges and corners are untouched, split phase equals blocking, and
-// the byte counters equal the traffic model.
+// the byte counters equal the traffic model; with any exchange width (only the layers next
+// to the owned cells move) and either loop pattern of the pack and unpack kernels.
 #include <hcart/core/Error.hpp>
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/Grid.hpp>
@@ -44,9 +45,11 @@ void fill(const hcart::Grid& grid, hcart::Field<T>& f, int id) {
   Kokkos::deep_copy(f, host);
 }
 
-// Number of wrong cells.
+// Number of wrong cells. Filled: halo cells within `width` layers of the owned cells (in
+// every direction they lie outside), across a neighbour, and (Faces) outside in one direction.
 template <class T>
-long check(const hcart::Grid& grid, const hcart::Field<T>& f, int id, hcart::HaloMode mode) {
+long check(const hcart::Grid& grid, const hcart::Field<T>& f, int id, hcart::HaloMode mode,
+           const std::array<int, 3>& width) {
   auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f);
   const auto& spec = grid.decomposition().spec();
   const auto e = grid.extent();
@@ -57,16 +60,19 @@ long check(const hcart::Grid& grid, const hcart::Field<T>& f, int id, hcart::Hal
         const int local[3] = {i, j, k};
         std::int64_t g[3];
         int outside = 0;
-        bool physical = false;
+        bool physical = false, beyond = false;
         for (int d = 0; d < 3; ++d) {
           g[d] = grid.global_index(d, local[d]);
-          if (local[d] < grid.owned(d).begin || local[d] >= grid.owned(d).end) ++outside;
+          const int below = grid.owned(d).begin - local[d],
+                    above = local[d] - grid.owned(d).end + 1;
+          if (below > 0 || above > 0) ++outside;
+          if (below > width[d] || above > width[d]) beyond = true;
           if (g[d] < 0 || g[d] >= spec.global_size[d]) {
             if (!spec.periodic[d]) physical = true;
             g[d] = (g[d] + spec.global_size[d]) % spec.global_size[d];
           }
         }
-        const bool filled = !physical && (outside <= 1 || mode == hcart::HaloMode::Full);
+        const bool filled = !physical && !beyond && (outside <= 1 || mode == hcart::HaloMode::Full);
         const double expected = filled ? analytic(id, g[0], g[1], g[2]) : untouched;
         if (static_cast<double>(host(i, j, k)) != expected) ++wrong;
       }
@@ -85,6 +91,8 @@ struct Config {
   bool aggregate;
   int fields;
   bool use_float;
+  int width;                  // HaloOptions::width (0: all layers)
+  hcart::LoopPattern pattern; // of the pack and unpack kernels
 };
 
 Config random_config(std::mt19937_64& rng, int P) {
@@ -106,6 +114,10 @@ Config random_config(std::mt19937_64& rng, int P) {
   c.aggregate = rng() % 3 != 0;
   c.fields = 1 + static_cast<int>(rng() % 3);
   c.use_float = rng() % 2 == 0;
+  c.width = static_cast<int>(rng() % 4);
+  const bool rows = rng() % 2 == 0;
+  c.pattern =
+      rows && hcart::host_execution ? hcart::LoopPattern::HostRows : hcart::LoopPattern::Portable;
   return c;
 }
 
@@ -115,7 +127,14 @@ void run_config(const Config& c, const hcart::Decomposition& decomp, long& wrong
   hcart::HaloOptions options;
   options.full_method = c.method;
   options.aggregate_fields = c.aggregate;
+  options.width = c.width;
   hcart::HaloExchanger halo(grid, c.mode, options);
+  halo.set_loop_pattern(c.pattern);
+  const std::array<int, 3> width = halo.width();
+  for (int d = 0; d < 3; ++d) {
+    EXPECT_EQ(width[d],
+              c.width == 0 ? grid.halo_width()[d] : std::min(c.width, grid.halo_width()[d]));
+  }
   std::vector<hcart::Field<T>> f;
   for (int i = 0; i < 3; ++i) {
     f.push_back(grid.make_field<T>("f" + std::to_string(i)));
@@ -125,7 +144,7 @@ void run_config(const Config& c, const hcart::Decomposition& decomp, long& wrong
   if (c.fields == 2) halo.exchange(f[0], f[1]);
   if (c.fields == 3) halo.exchange(f[0], f[1], f[2]);
   for (int i = 0; i < c.fields; ++i)
-    wrong += check(grid, f[i], i, c.mode);
+    wrong += check(grid, f[i], i, c.mode, width);
   // Split phase gives the same result.
   for (int i = 0; i < c.fields; ++i)
     fill(grid, f[i], i);
@@ -135,9 +154,11 @@ void run_config(const Config& c, const hcart::Decomposition& decomp, long& wrong
   EXPECT_TRUE(halo.in_flight());
   halo.finish();
   for (int i = 0; i < c.fields; ++i)
-    wrong += check(grid, f[i], i, c.mode);
-  // Counters against the traffic model (faces, or all 26 neighbours sent directly).
-  if (c.mode == hcart::HaloMode::Faces || c.method == hcart::FullMethod::Concurrent) {
+    wrong += check(grid, f[i], i, c.mode, width);
+  // Counters against the traffic model (faces, or all 26 neighbours sent directly; every
+  // layer of the halo).
+  if ((c.mode == hcart::HaloMode::Faces || c.method == hcart::FullMethod::Concurrent) &&
+      width == grid.halo_width()) {
     const auto model =
         hcart::traffic_model(decomp.plan(), decomp.machine(), decomp.spec().to_mesh(),
                              {static_cast<int>(sizeof(T)), c.mode == hcart::HaloMode::Full});
@@ -187,8 +208,10 @@ TEST(HaloExchanger, RandomConfigurationsFillEveryHaloCellCorrectly) {
                         << " periodic " << c.periodic[0] << c.periodic[1] << c.periodic[2]
                         << " mode " << (c.mode == hcart::HaloMode::Full ? "full" : "faces")
                         << " method " << (c.method == hcart::FullMethod::Concurrent ? "26" : "3")
-                        << " fields " << c.fields << " dims " << decomp->dims()[0] << "x"
-                        << decomp->dims()[1] << "x" << decomp->dims()[2];
+                        << " fields " << c.fields << " width " << c.width << " pattern "
+                        << (c.pattern == hcart::LoopPattern::HostRows ? "rows" : "portable")
+                        << " dims " << decomp->dims()[0] << "x" << decomp->dims()[1] << "x"
+                        << decomp->dims()[2];
     ++run;
   }
   EXPECT_GE(run + skipped, 300);

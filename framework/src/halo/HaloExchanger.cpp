@@ -332,8 +332,8 @@ void HaloExchanger::begin_phase(std::size_t p) {
   m_times.post += since(t0);
   // Pack every message and field, and the local copies, in one launch.
   t0 = Clock::now();
-  m_active->pack[p].run("hcart_pack", m_pattern, m_refs, state.send);
-  fence("hcart_halo");
+  m_active->pack[p].run(m_space, "hcart_pack", m_pattern, m_refs, state.send);
+  fence(m_space, "hcart_halo");
   m_times.pack += since(t0);
   t0 = Clock::now();
   offset = 0;
@@ -400,8 +400,8 @@ void HaloExchanger::complete_phase(std::size_t p) {
                                                "fields?");
   }
   t0 = Clock::now();
-  m_active->unpack[p].run("hcart_unpack", m_pattern, m_refs, state.recv);
-  fence("hcart_halo");
+  m_active->unpack[p].run(m_space, "hcart_unpack", m_pattern, m_refs, state.recv);
+  fence(m_space, "hcart_halo");
   m_times.unpack += since(t0);
 }
 

@@ -5,14 +5,13 @@ namespace hcart::impl {
 
 namespace {
 
-using Range = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
-
 // The host pattern, only where kernels run on the host (a template, so that a device build
 // never instantiates the host-only functor).
 template <class Space>
-void run_rows(const char* label, std::int64_t rows, const CopyRows& copy) {
+void run_rows(const Space& space, const char* label, std::int64_t rows, int threads,
+              const CopyRows& copy) {
   if constexpr (runs_on_host<Space>) {
-    Kokkos::parallel_for(label, Range(0, rows), copy);
+    Kokkos::parallel_for(label, range_policy(space, std::int64_t(0), rows, threads), copy);
   } else {
     throw Error(std::string("hcart::HaloExchanger: the host row pattern of '") + label +
                 "' cannot run on the " + Space::name() + " execution space");
@@ -35,15 +34,17 @@ CopyList::CopyList(std::vector<CopyItem> items) {
   }
   m_by_cell = Kokkos::create_mirror_view_and_copy(MemorySpace(), by_cell);
   m_by_row = Kokkos::create_mirror_view_and_copy(MemorySpace(), by_row);
+  m_threads = execution_concurrency();
 }
 
-void CopyList::run(const char* label, LoopPattern pattern, const FieldRefs& fields,
-                   unsigned char* buffer) const {
+void CopyList::run(const ExecutionSpace& space, const char* label, LoopPattern pattern,
+                   const FieldRefs& fields, unsigned char* buffer) const {
   if (m_cells == 0) return;
   if (pattern == LoopPattern::HostRows) {
-    run_rows<ExecutionSpace>(label, m_rows, CopyRows{m_by_row, fields, buffer});
+    run_rows(space, label, m_rows, m_threads, CopyRows{m_by_row, fields, buffer});
   } else {
-    Kokkos::parallel_for(label, Range(0, m_cells), CopyCells{m_by_cell, fields, buffer});
+    Kokkos::parallel_for(label, range_policy(space, std::int64_t(0), m_cells, m_threads),
+                         CopyCells{m_by_cell, fields, buffer});
   }
 }
 

@@ -2,7 +2,7 @@
 #include <hcart/core/Error.hpp>
 #include <hcart/core/MpiCheck.hpp>
 #include <hcart/core/Version.hpp>
-#include <hcart/impl/Hdf5Handle.hpp>
+#include <hcart/impl/io/Hdf5Handle.hpp>
 #include <hcart/io/FieldFile.hpp>
 
 #include <hdf5.h>

@@ -9,7 +9,7 @@
 // Branches are cut with the AM-GM bound k * (m * prod w)^(1/k) on what the remaining k
 // directions must cost at least.
 #include <hcart/core/Error.hpp>
-#include <hcart/impl/FactorSearch.hpp>
+#include <hcart/impl/mapping/FactorSearch.hpp>
 #include <hcart/mapping/Factorize.hpp>
 
 #include <algorithm>

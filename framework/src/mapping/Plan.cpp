@@ -1,5 +1,5 @@
 #include <hcart/core/Error.hpp>
-#include <hcart/impl/FactorSearch.hpp>
+#include <hcart/impl/mapping/FactorSearch.hpp>
 #include <hcart/mapping/Factorize.hpp>
 #include <hcart/mapping/Plan.hpp>
 

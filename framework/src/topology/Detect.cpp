@@ -1,6 +1,6 @@
 #include <hcart/core/Collective.hpp>
 #include <hcart/core/MpiCheck.hpp>
-#include <hcart/impl/Hwloc.hpp>
+#include <hcart/impl/topology/Hwloc.hpp>
 #include <hcart/topology/Detect.hpp>
 
 #include <cstdlib>

@@ -15,6 +15,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstdint>
 #include <string>
 
 namespace hcart {
@@ -55,6 +56,16 @@ inline void fence([[maybe_unused]] const char* label) {
 #endif
 }
 
+/// \brief Waits until the kernels launched on the instance `space` have completed.
+template <class Space>
+void fence(const Space& space, [[maybe_unused]] const char* label) {
+#if KOKKOS_VERSION >= 30600
+  space.fence(label);
+#else
+  space.fence();
+#endif
+}
+
 /// \brief Threads of the execution space available to one rank (1 for Serial; the
 /// thread count for OpenMP; the device's concurrency for a GPU).
 inline int execution_concurrency() {
@@ -69,6 +80,22 @@ inline int host_threads() {
 /// \brief The execution space's name, e.g. "Serial", "OpenMP", "Cuda".
 inline std::string execution_space_name() {
   return ExecutionSpace::name();
+}
+
+/// \brief A 1D range policy on the execution space instance `space` over [begin, end) that
+/// allocates nothing: the chunk size is set here (power of two, about 40 chunks per thread,
+/// at most 128 items) instead of by Kokkos 4's automatic choice, whose call to a static
+/// concurrency() default-constructs an execution space instance (a heap allocation) on
+/// every policy.
+template <class Space, class Index = std::int64_t>
+Kokkos::RangePolicy<Space, Kokkos::IndexType<Index>> range_policy(const Space& space, Index begin,
+                                                                  Index end, int threads) {
+  std::int64_t chunk = 1;
+  const std::int64_t items = end > begin ? static_cast<std::int64_t>(end - begin) : 0;
+  while (chunk < 128 && chunk * 40 * (threads > 0 ? threads : 1) < items)
+    chunk *= 2;
+  return Kokkos::RangePolicy<Space, Kokkos::IndexType<Index>>(
+      space, begin, end, Kokkos::ChunkSize(static_cast<int>(chunk)));
 }
 
 /// Math for kernels: Kokkos' functions, which every backend can call (std:: math is host

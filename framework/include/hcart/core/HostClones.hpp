@@ -9,11 +9,13 @@
 // clone, so both clones evaluate the same roundings and results stay bitwise equal.
 //
 // Mark out-of-line functions only (not inline or templates), with raw-pointer loops that
-// the compiler can vectorise. Elsewhere the macro expands to nothing.
+// the compiler can vectorise. Elsewhere the macro expands to nothing, and in files that
+// nvcc compiles (a CUDA build runs the portable kernels, not the host rows).
 #pragma once
 
 #if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) &&                              \
-    (!defined(__clang__) || __clang_major__ >= 14) && !defined(HCART_NO_HOST_CLONES)
+    (!defined(__clang__) || __clang_major__ >= 14) && !defined(__CUDACC__) &&                        \
+    !defined(HCART_NO_HOST_CLONES)
 #define HCART_HOST_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define HCART_HOST_CLONES

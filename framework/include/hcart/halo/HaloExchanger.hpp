@@ -178,6 +178,7 @@ private:
   std::vector<std::unique_ptr<PhaseState>> m_states;
   impl::FieldRefs m_refs;
   LoopPattern m_pattern = default_loop_pattern;
+  ExecutionSpace m_space; // the instance the kernels run on (made once: Kokkos 4 allocates)
   bool m_device_buffers = true;
   std::vector<MPI_Request> m_requests;
   std::vector<MPI_Status> m_statuses;

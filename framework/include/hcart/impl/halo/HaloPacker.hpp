@@ -61,15 +61,17 @@ public:
 
   bool empty() const noexcept { return m_cells == 0; }
   std::int64_t cells() const noexcept { return m_cells; }
-  /// \brief Runs the copies in one launch labelled `label` (nothing when empty); does not
-  /// fence. \throws hcart::Error for LoopPattern::HostRows on a device build.
-  void run(const char* label, LoopPattern pattern, const FieldRefs& fields,
-           unsigned char* buffer) const;
+  /// \brief Runs the copies in one launch labelled `label` on `space` (nothing when
+  /// empty); does not fence. Allocates nothing. \throws hcart::Error for
+  /// LoopPattern::HostRows on a device build.
+  void run(const ExecutionSpace& space, const char* label, LoopPattern pattern,
+           const FieldRefs& fields, unsigned char* buffer) const;
 
 private:
   Kokkos::View<CopyItem*, MemorySpace> m_by_cell; // first = first cell
   Kokkos::View<CopyItem*, MemorySpace> m_by_row;  // first = first row (host pattern)
   std::int64_t m_cells = 0, m_rows = 0;
+  int m_threads = 1; // of the execution space, for the chunk size
 };
 
 // Copies one element of `bytes` bytes (1, 2, 4, 8 or 16; buffers and fields are aligned
