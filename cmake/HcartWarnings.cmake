@@ -6,13 +6,15 @@ include_guard(GLOBAL)
 # In a CUDA build (nvcc through Kokkos' nvcc_wrapper) the device code is compiled without
 # fused multiply-adds too (--fmad=false), so the device rounds each product and sum like
 # the host does; nvcc_wrapper hands the other flags to the host compiler (and drops
-# -Wpedantic, which nvcc's preprocessed output cannot satisfy).
+# -Wpedantic, which nvcc's preprocessed output cannot satisfy). nvcc's front end turns some
+# host lambdas into local typedefs it never uses; -Wno-unused-local-typedefs keeps that
+# artefact of the compiler out of the warnings.
 function(hcart_set_warnings target)
   if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
     target_compile_options(${target} PRIVATE -Wall -Wextra -Wnon-virtual-dtor -Wshadow=local
                                              -Wpedantic -ffp-contract=off)
   endif()
   if(HCART_KOKKOS_CUDA)
-    target_compile_options(${target} PRIVATE --fmad=false)
+    target_compile_options(${target} PRIVATE --fmad=false -Wno-unused-local-typedefs)
   endif()
 endfunction()

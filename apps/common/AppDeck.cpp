@@ -9,35 +9,6 @@
 
 namespace hcart::apps {
 
-void add_decomposition_keys(DeckSchema& s) {
-  s.add("decomposition", "strategy", DeckType::String, "\"hierarchical\"",
-        "how the process grid is chosen")
-      .one_of({"mpi", "weighted", "hierarchical", "manual"});
-  s.add("decomposition", "dims", DeckType::IntegerList, "[0, 0, 0]",
-        "fixed ranks per direction, 0 = free (all > 0 for manual)")
-      .length(3)
-      .at_least(0);
-  s.add("decomposition", "machine", DeckType::String, "\"\"",
-        "synthetic machine, e.g. \"node:2 core:4\"; empty: $HCART_MACHINE, else detect");
-  s.add("decomposition", "placement", DeckType::String, "\"block\"",
-        "rank numbering of a synthetic machine")
-      .one_of({"block", "round-robin"});
-}
-
-DecompositionOptions read_decomposition(const Deck& deck) {
-  DecompositionOptions o;
-  o.strategy = parse_strategy(deck.string("decomposition", "strategy"));
-  const auto dims = deck.integers("decomposition", "dims");
-  for (int i = 0; i < 3; ++i) {
-    HCART_REQUIRE(dims[i] <= 1 << 30, "deck '" << deck.name() << "': [decomposition] dims = "
-                                               << dims[i] << ": too large");
-    o.dims[i] = static_cast<int>(dims[i]);
-  }
-  o.machine = deck.string("decomposition", "machine");
-  o.placement = parse_placement(deck.string("decomposition", "placement"));
-  return o;
-}
-
 void add_output_keys(DeckSchema& s, const std::string& unit, const std::string& every_help) {
   s.add("output", "directory", DeckType::String, "\"output\"", "where output files go");
   s.add("output", "timers_json", DeckType::String, "\"\"",
@@ -69,8 +40,9 @@ OutputSettings read_output(const Deck& deck) {
   o.restart = deck.string("output", "restart");
   o.deck = deck.resolved();
   HCART_REQUIRE(o.timers_json.find('/') == std::string::npos,
-                "deck '" << deck.name() << "': [output] timers_json = \"" << o.timers_json
-                         << "\": expected a file name without '/' (it goes into directory)");
+                deck.where("output", "timers_json")
+                    << ": [output] timers_json = \"" << o.timers_json
+                    << "\": expected a file name without '/' (it goes into directory)");
   return o;
 }
 
@@ -84,6 +56,31 @@ DecompositionOptions for_strategy(DecompositionOptions options, Strategy strateg
   options.strategy = strategy;
   if (strategy != Strategy::Manual) options.dims = {0, 0, 0};
   return options;
+}
+
+void prepare_output(MPI_Comm comm, const OutputSettings& output, bool writes) {
+  if (!writes) return;
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  agree_on_errors(comm, [&] {
+    const std::string key = "[output] directory = \"" + output.directory + "\"";
+    HCART_REQUIRE(!output.directory.empty(),
+                  key << ": expected a directory name (the run writes files into it)");
+    if (rank != 0) return;
+    std::error_code code;
+    std::filesystem::create_directories(output.directory, code);
+    HCART_REQUIRE(!code && std::filesystem::is_directory(output.directory),
+                  key << ": cannot be created (" << (code ? code.message() : "not a directory")
+                      << ")");
+    // A file the run could write: one made and removed.
+    const std::filesystem::path probe =
+        std::filesystem::path(output.directory) / ".hcart-write-test";
+    {
+      std::ofstream out(probe);
+      HCART_REQUIRE(out.good(), key << ": files cannot be written into it");
+    }
+    std::filesystem::remove(probe, code);
+  });
 }
 
 void write_report(MPI_Comm comm, const OutputSettings& output, const std::string& text) {

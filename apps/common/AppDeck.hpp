@@ -1,10 +1,12 @@
-// Deck and output pieces every hcart application shares: the [decomposition] table, and
-// the names and rotation of numbered output files.
+// Deck and output pieces hcart's applications share: the [output] table, and the names and
+// rotation of numbered output files (the [decomposition] table is the framework's:
+// hcart/io/DecompositionTable.hpp).
 #pragma once
 
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/GridSpec.hpp>
 #include <hcart/io/Deck.hpp>
+#include <hcart/io/DecompositionTable.hpp>
 #include <hcart/io/FieldFile.hpp>
 #include <hcart/mapping/Strategy.hpp>
 
@@ -12,11 +14,6 @@
 #include <vector>
 
 namespace hcart::apps {
-
-/// \brief Declares [decomposition] strategy, dims, machine and placement.
-void add_decomposition_keys(DeckSchema& schema);
-/// \brief Reads them from a validated deck. \throws hcart::InputError for dims too large.
-DecompositionOptions read_decomposition(const Deck& deck);
 
 /// \brief The [output] table every application has.
 struct OutputSettings {
@@ -37,6 +34,9 @@ struct AppConfig {
   DecompositionOptions decomposition;
   Settings settings;
   OutputSettings output;
+  /// Every value the application changed from what the deck said, and why: printed before
+  /// the run (the echoed deck shows what was asked for).
+  std::vector<std::string> adjustments;
 };
 
 /// \brief Declares [output] directory, timers_json, every, checkpoint_every,
@@ -52,6 +52,12 @@ OutputSettings read_output(const Deck& deck);
 std::vector<Strategy> compare_strategies(const std::array<int, 3>& dims);
 /// \brief `options` for one compare run: the strategy set, dims kept only for manual.
 DecompositionOptions for_strategy(DecompositionOptions options, Strategy strategy);
+
+/// \brief Makes sure, before the run, that the output directory can take the run's files
+/// when `writes` (field files, checkpoints or the report will be written): a directory name
+/// is given, it exists or can be created, and a file can be written into it. Collective.
+/// \throws hcart::InputError (collective) naming [output] directory and the reason.
+void prepare_output(MPI_Comm comm, const OutputSettings& output, bool writes);
 
 /// \brief Writes `text` to output.directory/output.timers_json through a temporary file, on
 /// rank 0 of `comm`; nothing when timers_json is empty. Collective: an error (a directory

@@ -4,7 +4,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <iostream>
 
 namespace hcart::apps {
 
@@ -80,23 +79,6 @@ std::vector<bool> parse_bool_list(const std::string& option, const std::string& 
     }
   }
   return out;
-}
-
-bool parse_command_line(CLI::App& app, int argc, char** argv, int rank) {
-  // Kokkos has taken its own options out of argv (hcart::Environment); say where they are.
-  app.footer("Kokkos options such as --kokkos-num-threads=N (OpenMP threads per rank) and "
-             "--kokkos-device-id=N are accepted too; --kokkos-help lists them.");
-  try {
-    app.parse(argc, argv);
-    return true;
-  } catch (const CLI::CallForHelp& e) {
-    if (rank == 0) std::cout << app.help();
-    return false;
-  } catch (const CLI::ParseError& e) {
-    InputError error(std::string(e.what()) + " (see --help)");
-    error.set_collective(true);
-    throw error;
-  }
 }
 
 std::string join(const std::vector<std::int64_t>& values, const char* separator) {

@@ -1,7 +1,8 @@
-// Command-line helpers shared by hcart's applications and tools (built on CLI11).
+// Command-line helpers shared by hcart's applications and tools: list options and numbers
+// for people (parsing itself: hcart/io/CommandLine.hpp, installed with the framework).
 #pragma once
 
-#include <CLI/CLI.hpp>
+#include <hcart/io/CommandLine.hpp>
 
 #include <cstdint>
 #include <string>
@@ -19,11 +20,6 @@ std::vector<double> parse_real_list(const std::string& option, const std::string
 /// \brief Parses "0,1,1" (or true/false) into flags. \throws hcart::InputError as above.
 std::vector<bool> parse_bool_list(const std::string& option, const std::string& text,
                                   std::size_t max_count = 16);
-
-/// \brief Runs app.parse(argc, argv). Returns false after printing the help (with a
-/// footer on Kokkos' options) on rank 0 when help was asked for; throws hcart::InputError
-/// (collective: every rank parses the same arguments) with CLI11's message for bad arguments.
-bool parse_command_line(CLI::App& app, int argc, char** argv, int rank);
 
 /// \brief "2048x1024x512" (or another separator).
 std::string join(const std::vector<std::int64_t>& values, const char* separator = "x");

@@ -21,7 +21,7 @@ DeckSchema schema() {
         "cost factors c_i of the communication weights w_i = G c_i h_i / g_i")
       .length(3)
       .at_least(0);
-  apps::add_decomposition_keys(s);
+  add_decomposition_keys(s);
   s.add("jacobi", "problem", DeckType::String, "\"laplace\"",
         "laplace (Dirichlet values per face) or poisson (manufactured solution)")
       .one_of({"laplace", "poisson"});
@@ -29,8 +29,9 @@ DeckSchema schema() {
       .at_least(1)
       .at_most(1e12);
   s.add("jacobi", "tolerance", DeckType::Real, "1e-8",
-        "stop when max |u_new - u_old| over all cells falls below this")
-      .above(0);
+        "stop when max |u_new - u_old| over all cells falls below this; 0: run exactly "
+        "max_iterations (a fixed count)")
+      .at_least(0);
   s.add("jacobi", "check_every", DeckType::Integer, "10",
         "iterations between residual checks (one global reduction each)")
       .at_least(1)
@@ -61,7 +62,7 @@ Config read_config(const Deck& deck) {
     c.spec.periodic[i] = periodic[i];
     c.spec.cost_factor[i] = cost[i];
   }
-  c.decomposition = apps::read_decomposition(deck);
+  c.decomposition = read_decomposition(deck);
   c.settings.problem =
       deck.string("jacobi", "problem") == "poisson" ? Problem::Poisson : Problem::Laplace;
   c.settings.max_iterations = static_cast<long>(deck.integer("jacobi", "max_iterations"));
@@ -78,10 +79,11 @@ Config read_config(const Deck& deck) {
   c.spec.halo_width = {1, 1, 1};
   if (c.settings.problem == Problem::Poisson) {
     for (int i = 0; i < 3; ++i) {
-      HCART_REQUIRE(!periodic[i], "deck '"
-                                      << deck.name()
-                                      << "': [mesh] periodic: the poisson problem has "
-                                         "Dirichlet boundaries, expected no periodic direction");
+      HCART_REQUIRE(!periodic[i],
+                    deck.where(deck.given("mesh", "periodic") ? "mesh" : "jacobi",
+                               deck.given("mesh", "periodic") ? "periodic" : "problem")
+                        << ": [mesh] periodic: the poisson problem has Dirichlet boundaries, "
+                           "expected no periodic direction");
     }
   }
   return c;

@@ -4,20 +4,14 @@
 
 #include <hcart/core/Collective.hpp>
 #include <hcart/core/MpiCheck.hpp>
+#include <hcart/grid/FieldChecks.hpp>
 #include <hcart/grid/Loops.hpp>
+#include <hcart/halo/PhysicalBoundaries.hpp>
 #include <hcart/io/FieldFile.hpp>
 
 namespace hcart::jacobi {
 
 namespace {
-
-struct FillBoth {
-  Field<double> u, v;
-  double value;
-  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
-    u(i, j, k) = v(i, j, k) = value;
-  }
-};
 
 // The manufactured right-hand side, a function of the global index.
 struct PoissonRhs {
@@ -68,24 +62,17 @@ void Solver::set_up_problem() {
   m_stencil =
       make_stencil(static_cast<double>(n[0]), static_cast<double>(n[1]), static_cast<double>(n[2]));
   // Dirichlet values in the halo slabs of faces without a neighbour, in both fields, across
-  // the whole extent of the other directions: the wavefront also updates halo cells of
-  // neighbouring ranks next to such a face, and reads the boundary value beside them.
-  const Decomposition& decomp = m_grid.decomposition();
-  const Box all = m_grid.with_halo_box();
-  const Box owned = m_grid.owned_box();
-  for (int d = 0; d < 3; ++d) {
-    for (int side = 0; side < 2; ++side) {
-      std::array<int, 3> o{0, 0, 0};
-      o[d] = side == 0 ? -1 : 1;
-      if (decomp.neighbour(o) != MPI_PROC_NULL) continue;
-      const double value =
-          m_settings.problem == Problem::Laplace ? m_settings.boundary_values[2 * d + side] : 0.0;
-      Box slab = all;
-      slab.lo[d] = side == 0 ? 0 : owned.hi[d];
-      slab.hi[d] = side == 0 ? owned.lo[d] : all.hi[d];
-      for_each_cell("jacobi_bc", slab, FillBoth{m_u, m_v, value});
-    }
+  // the whole extent of the other directions (Full): the wavefront also updates halo cells
+  // of neighbouring ranks next to such a face, and reads the boundary value beside them.
+  SideConditions dirichlet;
+  for (int s = 0; s < 6; ++s) {
+    dirichlet[s] = BoundaryCondition::fixed_value(
+        m_settings.problem == Problem::Laplace ? m_settings.boundary_values[s] : 0.0);
   }
+  const PhysicalBoundaries boundaries(m_grid, HaloMode::Full);
+  boundaries.apply(m_u, dirichlet);
+  boundaries.apply(m_v, dirichlet);
+  const Box all = m_grid.with_halo_box();
   if (m_settings.problem == Problem::Poisson) {
     m_rhs = m_grid.make_field<double>("rhs");
     // On halo cells too (the wavefront updates those of neighbours): a function of the
@@ -112,6 +99,15 @@ void Solver::restart_from(const std::string& path) {
   });
   read_field(path, m_grid, "u", m_u);
   m_iteration = static_cast<long>(file.metadata.step);
+  const std::int64_t broken = count_non_finite(m_grid, m_u);
+  agree_on_errors(comm, [&] {
+    HCART_REQUIRE(broken == 0, "[output] restart = \"" << path << "\": field 'u' holds " << broken
+                                                       << " values that are NaN or infinite");
+    HCART_REQUIRE(m_iteration < m_settings.max_iterations,
+                  "[jacobi] max_iterations = " << m_settings.max_iterations
+                                               << ": the checkpoint is at iteration " << m_iteration
+                                               << " already; raise it to continue");
+  });
 }
 
 } // namespace hcart::jacobi

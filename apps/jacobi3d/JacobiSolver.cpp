@@ -4,9 +4,12 @@
 
 #include "AppTimers.hpp"
 
+#include <hcart/core/Error.hpp>
 #include <hcart/core/MpiCheck.hpp>
 
 #include <chrono>
+#include <cmath>
+#include <string>
 
 namespace hcart::jacobi {
 
@@ -128,6 +131,14 @@ double Solver::advance(long count, bool check) {
   double global = 0.0;
   HCART_MPI_CHECK(
       MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_MAX, m_grid.decomposition().comm()));
+  // Every rank holds the same value: the error is collective.
+  if (!std::isfinite(global)) {
+    Error error("the solution is no longer finite at iteration " + std::to_string(m_iteration) +
+                " (a value overflowed or became NaN; check [jacobi] boundary_values and the "
+                "restart file)");
+    error.set_collective(true);
+    throw error;
+  }
   return global;
 }
 
@@ -171,7 +182,7 @@ Result Solver::run(const std::function<void(const Progress&)>& progress) {
     r.iterations = m_iteration - first;
     if (check) {
       r.residual = last_residual = residual;
-      r.converged = residual < m_settings.tolerance;
+      r.converged = m_settings.tolerance > 0 && residual < m_settings.tolerance;
     }
     after_step(last_residual);
     if (r.converged) break;

@@ -58,6 +58,7 @@ public:
   /// \brief Halo traffic so far (all exchangers of the solver).
   HaloCounters halo_counters() const;
   const Grid& grid() const noexcept { return m_grid; }
+  const Settings& settings() const noexcept { return m_settings; }
   /// \brief Global unknowns, for MLUP/s.
   double global_cells() const;
   /// \brief Iterations fused into one pass over memory (1: none), by the policy of

@@ -9,6 +9,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
+#include <limits>
 
 namespace hcart::jacobi {
 
@@ -32,6 +33,14 @@ inline Stencil make_stencil(double nx, double ny, double nz) {
 KOKKOS_INLINE_FUNCTION double update(double west, double east, double south, double north,
                                      double down, double up, double rhs, const Stencil& s) {
   return ((west + east) * s.cx + (south + north) * s.cy + (down + up) * s.cz - rhs) * s.inv_diag;
+}
+
+/// \brief The change |next - old| of one cell, or +infinity when it is not finite: a NaN
+/// would vanish from a max reduction (every comparison with it is false), and a solution
+/// that stopped being finite would look converged.
+KOKKOS_INLINE_FUNCTION double change_of(double next, double old) {
+  const double change = next > old ? next - old : old - next;
+  return change == change ? change : std::numeric_limits<double>::infinity();
 }
 
 /// \brief The coordinate of unknown `g` (0-based global index) in a direction of n unknowns.

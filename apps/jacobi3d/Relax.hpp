@@ -41,8 +41,8 @@ struct RelaxCells {
 /// \brief The portable kernel with the residual: also max |v - u| over the cells.
 struct RelaxCellsChecked : RelaxCells {
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k, double& worst) const {
-    const double value = next(i, j, k), old = u(i, j, k);
-    const double change = value > old ? value - old : old - value;
+    const double value = next(i, j, k);
+    const double change = change_of(value, u(i, j, k));
     worst = change > worst ? change : worst;
     v(i, j, k) = value;
   }

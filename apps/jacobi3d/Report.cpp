@@ -27,15 +27,26 @@ RunReport collect(const Decomposition& decomp, const Solver& solver, const Resul
   r.machine_source = d.machine_source;
   r.notes = d.notes;
   r.dims = decomp.dims();
+  r.grid = apps::identity_of(decomp);
   r.level_factors = decomp.level_factors();
   r.result = result;
   r.mlups = result.seconds > 0 ? solver.global_cells() * static_cast<double>(result.iterations) /
                                      result.seconds / 1e6
                                : 0.0;
   r.timers = timers.summarize(decomp.comm());
+  r.tolerance = solver.settings().tolerance;
   r.execution_space = execution_space_name();
   r.threads_per_rank = solver.threads_per_rank();
   r.iterations_per_pass = solver.iterations_per_pass(); // the ranks agreed on it
+  const long asked = solver.settings().temporal_blocking;
+  if (asked > 1 && r.iterations_per_pass < asked) {
+    const char* why = !host_execution ? "a device build has no wavefront"
+                      : solver.settings().overlap
+                          ? "overlap exchanges before every iteration"
+                          : "capped by the halo width and the cells of the thinnest block";
+    r.notes.push_back("[jacobi] temporal_blocking = " + std::to_string(asked) + ": " +
+                      std::to_string(r.iterations_per_pass) + " iterations per pass (" + why + ")");
+  }
   r.halo_width = solver.grid().halo_width();
   const HaloCounters c = solver.halo_counters();
   r.level_names = c.level_names;
@@ -67,8 +78,11 @@ void print_run(std::ostream& out, const RunReport& r) {
       << (r.threads_per_rank == 1 ? " thread" : " threads") << " per rank\n";
   out << "iterations " << r.result.iterations << ", residual "
       << apps::fixed(r.result.residual, "%.3e")
-      << (r.result.converged ? " (converged)" : " (tolerance not reached)") << ", "
-      << apps::fixed(r.result.seconds) << " s, " << apps::fixed(r.mlups, "%.1f") << " MLUP/s\n";
+      << (r.result.converged ? " (converged)"
+          : r.tolerance > 0  ? " (tolerance not reached)"
+                             : " (the deck's fixed count: tolerance 0)")
+      << ", " << apps::fixed(r.result.seconds) << " s, " << apps::fixed(r.mlups, "%.1f")
+      << " MLUP/s\n";
   if (r.iterations_per_pass > 1) {
     out << "temporal blocking: up to " << r.iterations_per_pass
         << " iterations per pass over memory, halo width "
@@ -96,6 +110,9 @@ nlohmann::json to_json(const RunReport& r, const std::string& deck) {
   j["iterations"] = r.result.iterations;
   j["residual"] = r.result.residual;
   j["converged"] = r.result.converged;
+  j["stopped_by"] = r.result.converged ? "tolerance"
+                    : r.tolerance > 0  ? "max_iterations"
+                                       : "fixed_count";
   j["seconds"] = r.result.seconds;
   j["mlups"] = r.mlups;
   j["execution_space"] = r.execution_space;
@@ -112,57 +129,94 @@ nlohmann::json to_json(const RunReport& r, const std::string& deck) {
   return j;
 }
 
-void print_comparison(std::ostream& out, const std::vector<RunReport>& runs) {
+void print_comparison(std::ostream& out, const std::vector<std::vector<RunReport>>& runs) {
   std::vector<std::string> header = {"strategy"};
-  for (const auto& r : runs)
-    header.push_back(r.strategy);
+  std::vector<apps::GridIdentity> grids;
+  for (const auto& repeats : runs) {
+    header.push_back(repeats.front().strategy);
+    grids.push_back(repeats.front().grid);
+  }
+  const std::vector<int> same = apps::same_grid_as(grids);
   apps::Table table(header);
   auto row = [&](const std::string& label, auto cell) {
     std::vector<std::string> cells = {label};
-    for (const auto& r : runs)
-      cells.push_back(cell(r));
+    for (std::size_t k = 0; k < runs.size(); ++k)
+      cells.push_back(cell(k, runs[k].front()));
     table.add_row(cells);
   };
-  const RunReport* mpi = nullptr;
-  for (const auto& r : runs) {
-    if (r.strategy == "mpi") mpi = &r;
+  auto seconds = [&](std::size_t k) {
+    std::vector<double> t;
+    for (const auto& r : runs[k])
+      t.push_back(r.result.seconds);
+    return apps::spread(t);
+  };
+  auto mlups = [&](std::size_t k) {
+    std::vector<double> m;
+    for (const auto& r : runs[k])
+      m.push_back(r.mlups);
+    return apps::spread(m);
+  };
+  std::size_t mpi = runs.size();
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    if (runs[k].front().strategy == "mpi") mpi = k;
   }
-  row("dims", [](const RunReport& r) { return apps::join({r.dims[0], r.dims[1], r.dims[2]}); });
-  row("level factors", [](const RunReport& r) {
+  row("dims", [](std::size_t, const RunReport& r) {
+    return apps::join({r.dims[0], r.dims[1], r.dims[2]});
+  });
+  row("level factors", [](std::size_t, const RunReport& r) {
     return r.level_factors.size() == 1 && r.strategy != "hierarchical" && r.strategy != "manual"
                ? std::string("(world order)")
                : factors_text(r);
   });
+  row("decomposition", [&](std::size_t k, const RunReport&) {
+    return same[k] < 0 ? std::string("-") : "same as " + runs[same[k]].front().strategy;
+  });
   table.add_rule();
-  for (std::size_t l = 0; l + 1 < runs.front().level_names.size(); ++l) {
-    row(runs.front().level_names[l] + " halo bytes", [l](const RunReport& r) {
+  for (std::size_t l = 0; l + 1 < runs.front().front().level_names.size(); ++l) {
+    row(runs.front().front().level_names[l] + " halo bytes", [l](std::size_t, const RunReport& r) {
       return apps::human_bytes(static_cast<double>(r.halo_bytes[l]));
     });
   }
   table.add_rule();
-  row("iterations", [](const RunReport& r) { return std::to_string(r.result.iterations); });
-  row("threads per rank", [](const RunReport& r) { return std::to_string(r.threads_per_rank); });
+  row("runs", [&](std::size_t k, const RunReport&) { return std::to_string(runs[k].size()); });
+  row("iterations",
+      [](std::size_t, const RunReport& r) { return std::to_string(r.result.iterations); });
+  row("threads per rank",
+      [](std::size_t, const RunReport& r) { return std::to_string(r.threads_per_rank); });
   row("iterations per pass",
-      [](const RunReport& r) { return std::to_string(r.iterations_per_pass); });
-  row("compute / iteration",
-      [](const RunReport& r) { return apps::fixed(r.compute_per_iteration * 1e3, "%.3f ms"); });
-  row("halo / iteration",
-      [](const RunReport& r) { return apps::fixed(r.halo_per_iteration * 1e3, "%.3f ms"); });
-  row("MLUP/s", [](const RunReport& r) { return apps::fixed(r.mlups, "%.1f"); });
-  if (mpi != nullptr) {
+      [](std::size_t, const RunReport& r) { return std::to_string(r.iterations_per_pass); });
+  row("compute / iteration", [](std::size_t, const RunReport& r) {
+    return apps::fixed(r.compute_per_iteration * 1e3, "%.3f ms");
+  });
+  row("halo / iteration", [](std::size_t, const RunReport& r) {
+    return apps::fixed(r.halo_per_iteration * 1e3, "%.3f ms");
+  });
+  row("seconds min / median", [&](std::size_t k, const RunReport&) {
+    const apps::Spread t = seconds(k);
+    return apps::fixed(t.min, "%.3f") + " / " + apps::fixed(t.median, "%.3f");
+  });
+  row("MLUP/s median",
+      [&](std::size_t k, const RunReport&) { return apps::fixed(mlups(k).median, "%.1f"); });
+  if (mpi < runs.size()) {
     table.add_rule();
-    row("saving vs mpi, " + runs.front().level_names[0] + " bytes", [&](const RunReport& r) {
-      return mpi->halo_bytes[0] > 0
-                 ? apps::fixed(
-                       100.0 * (1.0 - static_cast<double>(r.halo_bytes[0]) / mpi->halo_bytes[0]),
-                       "%.1f%%")
-                 : std::string("-");
+    const std::string coarsest = runs.front().front().level_names[0];
+    row("saving vs mpi, " + coarsest + " bytes", [&](std::size_t, const RunReport& r) {
+      const long long base = runs[mpi].front().halo_bytes[0];
+      return base > 0 ? apps::saving_text(static_cast<double>(r.halo_bytes[0]),
+                                          static_cast<double>(base))
+                      : std::string("-");
     });
-    row("saving vs mpi, time", [&](const RunReport& r) {
-      return apps::fixed(100.0 * (1.0 - r.result.seconds / mpi->result.seconds), "%.1f%%");
+    row("saving vs mpi, median time", [&](std::size_t k, const RunReport&) {
+      if (k == mpi) return std::string("-");
+      if (same[k] >= 0) return "same as " + runs[same[k]].front().strategy;
+      return apps::saving_text(seconds(k).median, seconds(mpi).median);
     });
   }
   table.print(out);
+  out << "(" << runs.front().size()
+      << " runs per strategy, the strategies in turn; a strategy with the same dims and rank "
+         "placement as another is the same decomposition, and its time differs only by "
+         "noise)\n";
 }
 
 } // namespace hcart::jacobi

@@ -2,6 +2,7 @@
 // decomposition), and the side-by-side table of compare mode.
 #pragma once
 
+#include "Compare.hpp"
 #include "JacobiSolver.hpp"
 
 #include <hcart/core/Timers.hpp>
@@ -20,8 +21,10 @@ struct RunReport {
   std::string strategy, machine, machine_source;
   std::vector<std::string> notes;
   std::array<int, 3> dims{};
+  apps::GridIdentity grid; ///< dims and placement, to tell identical decompositions apart
   std::vector<std::array<int, 3>> level_factors;
   Result result;
+  double tolerance = 0; ///< the deck's (0: a fixed iteration count)
   double mlups = 0;
   std::string execution_space;  ///< Kokkos' default execution space, e.g. "OpenMP", "Cuda"
   int threads_per_rank = 1;     ///< host threads of each rank
@@ -39,7 +42,9 @@ RunReport collect(const Decomposition& decomp, const Solver& solver, const Resul
                   const Timers& timers);
 void print_run(std::ostream& out, const RunReport& report);
 nlohmann::json to_json(const RunReport& report, const std::string& deck);
-/// \brief Compare mode's table: one column per strategy.
-void print_comparison(std::ostream& out, const std::vector<RunReport>& runs);
+/// \brief Compare mode's table: one column per strategy, over its repeated runs (min and
+/// median); strategies with the same decomposition as an earlier one say so instead of a
+/// saving.
+void print_comparison(std::ostream& out, const std::vector<std::vector<RunReport>>& runs);
 
 } // namespace hcart::jacobi

@@ -4,6 +4,7 @@
 //   hcart-mpiexec -n 2 build/bin/jacobi3d inputs/jacobi3d/default.toml
 //   hcart-mpiexec -n 4 build/bin/jacobi3d inputs/jacobi3d/elongated.toml --compare
 //   build/bin/jacobi3d DECK --set jacobi.max_iterations=200 --set mesh.size=[32,32,32]
+#include "AppDeck.hpp"
 #include "CommandLine.hpp"
 #include "JacobiConfig.hpp"
 #include "JacobiSolver.hpp"
@@ -14,6 +15,7 @@
 #include <hcart/core/Main.hpp>
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/Grid.hpp>
+#include <hcart/io/CommandLine.hpp>
 #include <hcart/io/Deck.hpp>
 
 #include <cstdio>
@@ -52,39 +54,33 @@ jacobi::RunReport run_once(const jacobi::Config& config, bool verbose, int rank)
 
 int main(int argc, char* argv[]) {
   return hcart::run_main(argc, argv, "jacobi3d", [&](hcart::Environment& env) {
-    CLI::App app{"jacobi3d: 7-point Jacobi for the Laplace or Poisson equation on the unit "
-                 "cube, decomposed by hcart. Keys and defaults: docs/decks.md.",
-                 "jacobi3d"};
-    std::string deck_path;
-    std::vector<std::string> overrides;
-    bool compare = false, reference = false;
-    app.add_option("deck", deck_path, "input deck (TOML)");
-    app.add_flag("--deck-reference", reference,
-                 "print every deck key with its type, default and meaning (Markdown) and exit");
-    app.add_option("--set", overrides, "override a deck value: table.key=value (repeatable)");
-    app.add_flag("--compare", compare,
-                 "run once per strategy (mpi, weighted, hierarchical; manual when dims are "
-                 "given) and print them side by side");
-    if (!hcart::apps::parse_command_line(app, argc, argv, env.rank())) return 0;
-    if (reference) {
-      if (env.rank() == 0) std::cout << jacobi::schema().reference();
-      return 0;
-    }
-    if (deck_path.empty()) {
-      hcart::InputError error("a deck is required: jacobi3d DECK [--set table.key=value] "
-                              "[--compare] (see --help)");
-      error.set_collective(true);
-      throw error;
-    }
-
-    const hcart::Deck deck =
-        hcart::Deck::load(MPI_COMM_WORLD, deck_path, overrides, jacobi::schema());
+    hcart::CommandLine cli("jacobi3d",
+                           "jacobi3d: 7-point Jacobi for the Laplace or Poisson equation on the "
+                           "unit cube, decomposed by hcart. Keys and defaults: docs/decks.md.",
+                           jacobi::schema());
+    bool compare = false;
+    int repeats = 3;
+    cli.app().add_flag("--compare", compare,
+                       "run every strategy (mpi, weighted, hierarchical; manual when dims are "
+                       "given) --repeats times, in turn, and print them side by side");
+    cli.app()
+        .add_option("--repeats", repeats, "runs per strategy in compare mode (min and median)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 1000));
+    if (!cli.parse(argc, argv, MPI_COMM_WORLD)) return 0;
+    const hcart::Deck deck = cli.load_deck(MPI_COMM_WORLD);
     jacobi::Config config;
     hcart::agree_on_errors(MPI_COMM_WORLD, [&] { config = jacobi::read_config(deck); });
+    // The output directory must take the run's files before the first iteration.
+    const auto& out = config.output;
+    hcart::apps::prepare_output(
+        MPI_COMM_WORLD, out, out.every > 0 || out.checkpoint_every > 0 || !out.timers_json.empty());
     const bool root = env.rank() == 0;
     if (root) {
       std::cout << "jacobi3d: " << env.size() << " ranks, deck " << deck.name() << ", resolved:\n"
                 << deck.resolved() << std::endl;
+      for (const auto& note : config.adjustments)
+        std::cout << "jacobi3d: note: " << note << std::endl;
     }
     if (!compare) {
       const jacobi::RunReport report = run_once(config, true, env.rank());
@@ -93,13 +89,17 @@ int main(int argc, char* argv[]) {
                                 jacobi::to_json(report, deck.resolved()).dump(2) + "\n");
       return 0;
     }
-    std::vector<jacobi::RunReport> runs;
-    for (hcart::Strategy s : hcart::apps::compare_strategies(config.decomposition.dims)) {
-      jacobi::Config c = config;
-      c.decomposition = hcart::apps::for_strategy(config.decomposition, s);
-      if (root) std::cout << "running strategy " << hcart::to_string(s) << std::endl;
-      runs.push_back(run_once(c, false, env.rank()));
-    }
+    const auto runs = hcart::apps::run_in_turn<jacobi::RunReport>(
+        hcart::apps::compare_strategies(config.decomposition.dims), repeats,
+        [&](hcart::Strategy s, int repeat) {
+          jacobi::Config c = config;
+          c.decomposition = hcart::apps::for_strategy(config.decomposition, s);
+          if (root) {
+            std::cout << "running strategy " << hcart::to_string(s) << " (run " << repeat + 1
+                      << " of " << repeats << ")" << std::endl;
+          }
+          return run_once(c, false, env.rank());
+        });
     if (root) {
       std::cout << "\n";
       jacobi::print_comparison(std::cout, runs);

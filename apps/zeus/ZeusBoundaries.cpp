@@ -1,42 +1,35 @@
 // The ZEUS solver's physical boundaries: reflecting or outflow ghost zones on faces without a
-// neighbour (periodic faces and faces between ranks are the halo exchange's).
+// neighbour (periodic faces and faces between ranks are the halo exchange's), through the
+// framework's PhysicalBoundaries: density, energy and the velocities across a face mirror
+// about it (the normal velocity, on the faces of its direction, changes sign and is zero on
+// the wall face), or copy the zone next to it (outflow).
 #include "ZeusSolver.hpp"
 
 namespace hcart::zeus {
 
 void Hydro::boundaries() {
   auto scope = m_timers.region("boundary");
-  const Decomposition& decomp = m_grid.decomposition();
-  const Offsets s = offsets();
-  const Box owned = m_grid.owned_box();
-  const Box all = m_grid.with_halo_box();
-  double* fields[5] = {m_d.data(), m_e.data(), m_v[0].data(), m_v[1].data(), m_v[2].data()};
+  SideConditions scalar;
+  std::array<SideConditions, 3> velocity;
   for (int a = 0; a < 3; ++a) {
     for (int side = 0; side < 2; ++side) {
-      std::array<int, 3> o{0, 0, 0};
-      o[a] = side == 0 ? -1 : 1;
-      if (decomp.neighbour(o) != MPI_PROC_NULL) continue;
-      const bool reflect = m_s.boundary[2 * a + side] == Boundary::Reflecting;
-      // The ghost layers of this face, over the whole extent of the other directions.
-      Box ghosts = all;
-      ghosts.lo[a] = side == 0 ? 0 : owned.hi[a];
-      ghosts.hi[a] = side == 0 ? owned.lo[a] : all.hi[a];
-      for (int f = 0; f < 5; ++f) {
-        const bool normal = f == 2 + a; // the velocity normal to this face
-        for_each_cell("zeus_boundary", ghosts,
-                      GhostZones{fields[f], s[0], s[1], s[a], a, side, owned.lo[a], owned.extent(a),
-                                 reflect, normal});
-        if (normal && reflect && side == 0) {
-          // The wall face itself is owned: no flow through it.
-          Box wall = ghosts;
-          wall.lo[a] = owned.lo[a];
-          wall.hi[a] = owned.lo[a] + 1;
-          for_zones("zeus_wall", wall, s, Zero{fields[f]});
-        }
+      const int s = 2 * a + side;
+      const bool reflect = m_s.boundary[s] == Boundary::Reflecting;
+      scalar[s] = reflect ? BoundaryCondition::reflecting() : BoundaryCondition::zero_gradient();
+      for (int b = 0; b < 3; ++b) {
+        velocity[b][s] = !reflect ? BoundaryCondition::zero_gradient()
+                         : a == b ? BoundaryCondition::reflecting_odd()
+                                  : BoundaryCondition::reflecting();
       }
     }
   }
-  fence("zeus_boundary");
+  m_bc.apply(m_d, scalar);
+  m_bc.apply(m_e, scalar);
+  for (int b = 0; b < 3; ++b) {
+    std::array<Centering, 3> on_faces{Centering::Cell, Centering::Cell, Centering::Cell};
+    on_faces[b] = Centering::Face; // velocity b lives on the low b-faces of the zones
+    m_bc.apply(m_v[b], velocity[b], on_faces);
+  }
 }
 
 } // namespace hcart::zeus

@@ -4,6 +4,9 @@
 
 #include <hcart/core/Error.hpp>
 
+#include <algorithm>
+#include <sstream>
+
 namespace hcart::zeus {
 
 namespace {
@@ -29,7 +32,7 @@ DeckSchema schema() {
           "reflecting, outflow or periodic (periodic on both faces of a direction)")
         .one_of({"reflecting", "outflow", "periodic"});
   }
-  apps::add_decomposition_keys(s);
+  add_decomposition_keys(s);
   s.add("hydro", "gamma", DeckType::Real, "1.4", "ratio of specific heats").above(1);
   s.add("hydro", "cfl", DeckType::Real, "0.5", "Courant number").above(0).at_most(1);
   s.add("hydro", "q_quadratic", DeckType::Real, "2.0", "quadratic artificial viscosity coefficient")
@@ -92,9 +95,10 @@ Config read_config(const Deck& deck) {
   const auto lower = deck.reals("mesh", "lower"), upper = deck.reals("mesh", "upper");
   const auto cost = deck.reals("mesh", "cost");
   for (int i = 0; i < 3; ++i) {
-    HCART_REQUIRE(upper[i] > lower[i],
-                  "deck '" << deck.name() << "': [mesh] upper[" << i << "] = " << upper[i]
-                           << ", expected more than lower[" << i << "] = " << lower[i]);
+    HCART_REQUIRE(upper[i] > lower[i], deck.where("mesh", "upper")
+                                           << ": [mesh] upper[" << i << "] = " << upper[i]
+                                           << ", expected more than lower[" << i
+                                           << "] = " << lower[i]);
     c.spec.global_size[i] = size[i];
     c.spec.halo_width[i] = 3;
     c.spec.cost_factor[i] = cost[i];
@@ -110,12 +114,12 @@ Config read_config(const Deck& deck) {
   for (int d = 0; d < 3; ++d) {
     const bool lo = s.boundary[2 * d] == Boundary::Periodic,
                hi = s.boundary[2 * d + 1] == Boundary::Periodic;
-    HCART_REQUIRE(lo == hi, "deck '" << deck.name() << "': [boundary] " << faces[2 * d] << " and "
-                                     << faces[2 * d + 1]
-                                     << ": periodic must be set on both faces of a direction");
+    HCART_REQUIRE(lo == hi, deck.where("boundary", faces[2 * d + (lo ? 1 : 0)])
+                                << ": [boundary] " << faces[2 * d] << " and " << faces[2 * d + 1]
+                                << ": periodic must be set on both faces of a direction");
     c.spec.periodic[d] = lo;
   }
-  c.decomposition = apps::read_decomposition(deck);
+  c.decomposition = read_decomposition(deck);
   s.gamma = deck.real("hydro", "gamma");
   s.cfl = deck.real("hydro", "cfl");
   s.q_quadratic = deck.real("hydro", "q_quadratic");
@@ -145,6 +149,19 @@ Config read_config(const Deck& deck) {
   s.bump_shape = deck.string("problem", "bump_shape");
   s.progress_seconds = deck.real("output", "progress_seconds");
   c.output = apps::read_output(deck);
+  if (s.problem == Problem::Sedov) {
+    // The blast must cover a few zones to start symmetric.
+    double widest = 0;
+    for (int i = 0; i < 3; ++i)
+      widest = std::max(widest, (s.upper[i] - s.lower[i]) / static_cast<double>(size[i]));
+    if (s.sedov_radius < 1.5 * widest) {
+      std::ostringstream note;
+      note << "[problem] sedov_radius = " << s.sedov_radius
+           << " is less than 1.5 zones: " << 1.5 * widest << " is used";
+      c.adjustments.push_back(note.str());
+      s.sedov_radius = 1.5 * widest;
+    }
+  }
   return c;
 }
 

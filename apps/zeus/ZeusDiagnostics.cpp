@@ -1,10 +1,12 @@
 // The ZEUS solver's diagnostics: the CFL time step and the totals of mass and energy.
 #include "ZeusSolver.hpp"
 
+#include <hcart/core/Error.hpp>
 #include <hcart/core/MpiCheck.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace hcart::zeus {
 
@@ -23,6 +25,14 @@ double Hydro::time_step() {
   double global = 0;
   HCART_MPI_CHECK(
       MPI_Allreduce(&worst, &global, 1, MPI_DOUBLE, MPI_MAX, m_grid.decomposition().comm()));
+  // Every rank holds the same value: the error is collective.
+  if (!std::isfinite(global) || !(global > 0)) {
+    Error error("the state is no longer finite at step " + std::to_string(m_steps) + ", time " +
+                std::to_string(m_time) +
+                " (a NaN, an infinity or a negative energy; check the deck and the restart file)");
+    error.set_collective(true);
+    throw error;
+  }
   double dt = m_s.cfl / std::sqrt(global);
   if (m_dt > 0) dt = std::min(dt, m_s.dt_growth * m_dt);
   if (m_time + dt > m_s.t_end) dt = m_s.t_end - m_time;

@@ -10,6 +10,8 @@
 #include <hcart/grid/Box.hpp>
 #include <hcart/grid/Loops.hpp>
 
+#include <limits>
+
 namespace hcart::zeus {
 
 using Offsets = Kokkos::Array<long, 3>;    ///< steps of one zone per direction, in elements
@@ -124,43 +126,6 @@ KOKKOS_INLINE_FUNCTION void InitialState::operator()(int i, int j, int k) const 
 }
 
 // ---------------------------------------------------------------------------------------
-// Boundaries
-
-/// \brief The ghost layers of one face without a neighbour, for one field: copies of the
-/// zones next to it (outflow), or their mirror images (reflecting; the velocity normal to
-/// the face changes sign and mirrors about the wall face).
-struct GhostZones {
-  double* q;
-  long s0, s1, sa;
-  int a, side, ha, na;
-  bool reflect, normal; // normal: q is the velocity normal to this face
-
-  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
-    const int g = a == 0 ? i : (a == 1 ? j : k);
-    const long c = i * s0 + j * s1 + k;
-    int src;
-    double sign = 1.0;
-    if (!normal) {
-      src = side == 0 ? (reflect ? 2 * ha - 1 - g : ha)
-                      : (reflect ? 2 * (ha + na) - 1 - g : ha + na - 1);
-    } else if (side == 0) {
-      src = reflect ? 2 * ha - g : ha; // faces mirror about the wall face ha
-      sign = reflect ? -1.0 : 1.0;
-    } else {
-      src = reflect ? 2 * (ha + na) - g : ha + na - 1; // wall face ha + na
-      sign = reflect ? -1.0 : 1.0;
-    }
-    q[c] = (normal && reflect && g == ha + na) ? 0.0 : sign * q[c + (src - g) * sa];
-  }
-};
-
-/// \brief Sets a field to zero (the wall face of a reflecting boundary).
-struct Zero {
-  double* q;
-  KOKKOS_INLINE_FUNCTION void operator()(long c) const { q[c] = 0.0; }
-};
-
-// ---------------------------------------------------------------------------------------
 // Time step
 
 /// \brief The inverse square of the largest stable time step of a zone: sound crossing,
@@ -180,6 +145,8 @@ struct InverseTimeStepSquared {
       const double visc = dv < 0 ? 4.0 * q2 * (-dv) / dx[a] : 0.0;
       sum += vbar * vbar / (dx[a] * dx[a]) + visc * visc;
     }
+    // A NaN (negative energy, a broken state) would vanish from the max: make it infinite.
+    if (!(sum == sum)) sum = std::numeric_limits<double>::infinity();
     inv = sum > inv ? sum : inv;
   }
 };

@@ -4,6 +4,7 @@
 
 #include <hcart/core/Collective.hpp>
 #include <hcart/core/MpiCheck.hpp>
+#include <hcart/grid/FieldChecks.hpp>
 #include <hcart/io/FieldFile.hpp>
 
 #include <algorithm>
@@ -77,6 +78,21 @@ void Hydro::restart_from(const std::string& path) {
   m_time = file.metadata.state.at("time");
   m_dt = file.metadata.state.at("dt");
   m_steps = static_cast<long>(file.metadata.state.at("step"));
+  std::int64_t broken[5];
+  for (int f = 0; f < 5; ++f)
+    broken[f] = count_non_finite(m_grid, *fields[f]);
+  agree_on_errors(comm, [&] {
+    for (int f = 0; f < 5; ++f) {
+      HCART_REQUIRE(broken[f] == 0, "[output] restart = \""
+                                        << path << "\": field '" << field_names[f] << "' holds "
+                                        << broken[f] << " values that are NaN or infinite");
+    }
+    HCART_REQUIRE(m_time < m_s.t_end && m_steps < m_s.max_steps,
+                  "[output] restart = \""
+                      << path << "\": the checkpoint is at step " << m_steps << ", time " << m_time
+                      << ", already at [hydro] t_end = " << m_s.t_end
+                      << " or max_steps = " << m_s.max_steps << "; raise them to continue");
+  });
 }
 
 } // namespace hcart::zeus

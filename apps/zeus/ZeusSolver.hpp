@@ -21,6 +21,7 @@
 #include <hcart/core/Timers.hpp>
 #include <hcart/grid/Grid.hpp>
 #include <hcart/halo/HaloExchanger.hpp>
+#include <hcart/halo/PhysicalBoundaries.hpp>
 
 #include <functional>
 
@@ -95,6 +96,7 @@ private:
   Field<double> m_mflux, m_eflux, m_dn, m_en, m_heat;
   std::array<Field<double>, 3> m_vn;
   HaloExchanger m_halo;
+  PhysicalBoundaries m_bc;
   HaloTimes m_accounted;
   double m_time = 0, m_dt = 0;
   long m_steps = 0;

@@ -2,8 +2,10 @@
 //
 //   hcart-mpiexec -n 2 build/bin/zeus inputs/zeus/sod_x.toml
 //   hcart-mpiexec -n 4 build/bin/zeus inputs/zeus/sedov.toml --compare
+#include "AppDeck.hpp"
 #include "AppTimers.hpp"
 #include "CommandLine.hpp"
+#include "Compare.hpp"
 #include "Table.hpp"
 #include "ZeusConfig.hpp"
 #include "ZeusSolver.hpp"
@@ -13,6 +15,7 @@
 #include <hcart/core/MpiCheck.hpp>
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/Grid.hpp>
+#include <hcart/io/CommandLine.hpp>
 #include <hcart/io/Deck.hpp>
 
 #include <nlohmann/json.hpp>
@@ -29,6 +32,7 @@ struct Report {
   std::string strategy, machine;
   std::vector<std::string> notes;
   std::array<int, 3> dims{};
+  apps::GridIdentity grid; ///< dims and placement, to tell identical decompositions apart
   std::vector<std::array<int, 3>> level_factors;
   zeus::Result result;
   std::vector<Timers::Summary> timers;
@@ -59,6 +63,7 @@ Report run_once(const zeus::Config& config, bool verbose, int rank) {
   r.machine = decomp.report().machine + " (" + decomp.report().machine_source + ")";
   r.notes = decomp.report().notes;
   r.dims = decomp.dims();
+  r.grid = apps::identity_of(decomp);
   r.level_factors = decomp.level_factors();
   r.result = result;
   r.timers = timers.summarize(decomp.comm());
@@ -97,6 +102,66 @@ void print_run(const Report& r) {
   Timers::print(std::cout, r.timers);
 }
 
+// Compare mode's table: a column per strategy over its runs (min and median), and "same as"
+// where a strategy produced the decomposition of an earlier one.
+void print_comparison(const std::vector<std::vector<Report>>& runs) {
+  std::vector<std::string> header = {"strategy"};
+  std::vector<apps::GridIdentity> grids;
+  for (const auto& repeats : runs) {
+    header.push_back(repeats.front().strategy);
+    grids.push_back(repeats.front().grid);
+  }
+  const std::vector<int> same = apps::same_grid_as(grids);
+  apps::Table table(header);
+  auto row = [&](const std::string& label, auto cell) {
+    std::vector<std::string> cells = {label};
+    for (std::size_t k = 0; k < runs.size(); ++k)
+      cells.push_back(cell(k, runs[k].front()));
+    table.add_row(cells);
+  };
+  auto seconds = [&](std::size_t k) {
+    std::vector<double> t;
+    for (const auto& r : runs[k])
+      t.push_back(r.result.seconds);
+    return apps::spread(t);
+  };
+  row("dims", [](std::size_t, const Report& r) {
+    return apps::join({r.dims[0], r.dims[1], r.dims[2]});
+  });
+  row("decomposition", [&](std::size_t k, const Report&) {
+    return same[k] < 0 ? std::string("-") : "same as " + runs[same[k]].front().strategy;
+  });
+  row(runs.front().front().level_names[0] + " halo bytes", [](std::size_t, const Report& r) {
+    return apps::human_bytes(static_cast<double>(r.halo_bytes[0]));
+  });
+  row("all halo bytes", [](std::size_t, const Report& r) {
+    long long sum = 0;
+    for (std::size_t l = 0; l + 1 < r.halo_bytes.size(); ++l)
+      sum += r.halo_bytes[l];
+    return apps::human_bytes(static_cast<double>(sum));
+  });
+  row("runs", [&](std::size_t k, const Report&) { return std::to_string(runs[k].size()); });
+  row("steps", [](std::size_t, const Report& r) { return std::to_string(r.result.steps); });
+  row("seconds min / median", [&](std::size_t k, const Report&) {
+    const apps::Spread t = seconds(k);
+    return fixed(t.min, "%.3f") + " / " + fixed(t.median, "%.3f");
+  });
+  row("Mzone updates/s/rank",
+      [](std::size_t, const Report& r) { return fixed(r.zone_updates_per_rank / 1e6, "%.3f"); });
+  row("halo share",
+      [](std::size_t, const Report& r) { return fixed(100 * r.halo_share, "%.1f%%"); });
+  row("saving vs mpi, median time", [&](std::size_t k, const Report&) {
+    if (k == 0) return std::string("-");
+    if (same[k] >= 0) return "same as " + runs[same[k]].front().strategy;
+    return apps::saving_text(seconds(k).median, seconds(0).median);
+  });
+  std::cout << "\n";
+  table.print(std::cout);
+  std::cout << "(" << runs.front().size()
+            << " runs per strategy, the strategies in turn; a strategy with the same dims and "
+               "rank placement as another is the same decomposition)\n";
+}
+
 nlohmann::json to_json(const Report& r, const std::string& deck) {
   nlohmann::json j;
   j["schema"] = "hcart-zeus-report/1";
@@ -119,35 +184,31 @@ nlohmann::json to_json(const Report& r, const std::string& deck) {
 
 int main(int argc, char* argv[]) {
   return hcart::run_main(argc, argv, "zeus", [&](hcart::Environment& env) {
-    CLI::App app{
+    hcart::CommandLine cli(
+        "zeus",
         "zeus: 3D Cartesian hydrodynamics (ZEUS-like) decomposed by hcart. Keys: docs/decks.md.",
-        "zeus"};
-    std::string deck_path;
-    std::vector<std::string> overrides;
-    bool compare = false, reference = false;
-    app.add_option("deck", deck_path, "input deck (TOML)");
-    app.add_option("--set", overrides, "override a deck value: table.key=value (repeatable)");
-    app.add_flag("--compare", compare, "run once per strategy and print them side by side");
-    app.add_flag("--deck-reference", reference, "print every deck key (Markdown) and exit");
-    if (!hcart::apps::parse_command_line(app, argc, argv, env.rank())) return 0;
-    if (reference) {
-      if (env.rank() == 0) std::cout << zeus::schema().reference();
-      return 0;
-    }
-    if (deck_path.empty()) {
-      hcart::InputError error(
-          "a deck is required: zeus DECK [--set table.key=value] [--compare] (see --help)");
-      error.set_collective(true);
-      throw error;
-    }
-    const hcart::Deck deck =
-        hcart::Deck::load(MPI_COMM_WORLD, deck_path, overrides, zeus::schema());
+        zeus::schema());
+    bool compare = false;
+    int repeats = 3;
+    cli.app().add_flag("--compare", compare,
+                       "run every strategy --repeats times, in turn, and print them side by side");
+    cli.app()
+        .add_option("--repeats", repeats, "runs per strategy in compare mode (min and median)")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 1000));
+    if (!cli.parse(argc, argv, MPI_COMM_WORLD)) return 0;
+    const hcart::Deck deck = cli.load_deck(MPI_COMM_WORLD);
     zeus::Config config;
     hcart::agree_on_errors(MPI_COMM_WORLD, [&] { config = zeus::read_config(deck); });
+    // The output directory must take the run's files (the final state at least) first.
+    hcart::apps::prepare_output(MPI_COMM_WORLD, config.output, true);
     const bool root = env.rank() == 0;
-    if (root)
+    if (root) {
       std::cout << "zeus: " << env.size() << " ranks, deck " << deck.name() << ", resolved:\n"
                 << deck.resolved() << std::endl;
+      for (const auto& note : config.adjustments)
+        std::cout << "zeus: note: " << note << std::endl;
+    }
     if (!compare) {
       const Report report = run_once(config, true, env.rank());
       if (root) print_run(report);
@@ -155,48 +216,19 @@ int main(int argc, char* argv[]) {
                                 to_json(report, deck.resolved()).dump(2) + "\n");
       return 0;
     }
-    std::vector<Report> runs;
-    for (hcart::Strategy s : hcart::apps::compare_strategies(config.decomposition.dims)) {
-      zeus::Config c = config;
-      c.decomposition = hcart::apps::for_strategy(config.decomposition, s);
-      c.output.directory = config.output.directory + "/" + hcart::to_string(s);
-      if (root) std::cout << "running strategy " << hcart::to_string(s) << std::endl;
-      runs.push_back(run_once(c, false, env.rank()));
-    }
-    if (root) {
-      std::vector<std::string> header = {"strategy"};
-      for (const auto& r : runs)
-        header.push_back(r.strategy);
-      hcart::apps::Table table(header);
-      auto row = [&](const std::string& label, auto cell) {
-        std::vector<std::string> cells = {label};
-        for (const auto& r : runs)
-          cells.push_back(cell(r));
-        table.add_row(cells);
-      };
-      row("dims", [](const Report& r) {
-        return hcart::apps::join({r.dims[0], r.dims[1], r.dims[2]});
-      });
-      row(runs.front().level_names[0] + " halo bytes", [](const Report& r) {
-        return hcart::apps::human_bytes(static_cast<double>(r.halo_bytes[0]));
-      });
-      row("all halo bytes", [](const Report& r) {
-        long long sum = 0;
-        for (std::size_t l = 0; l + 1 < r.halo_bytes.size(); ++l)
-          sum += r.halo_bytes[l];
-        return hcart::apps::human_bytes(static_cast<double>(sum));
-      });
-      row("steps", [](const Report& r) { return std::to_string(r.result.steps); });
-      row("seconds", [](const Report& r) { return fixed(r.result.seconds, "%.3f"); });
-      row("Mzone updates/s/rank",
-          [](const Report& r) { return fixed(r.zone_updates_per_rank / 1e6, "%.3f"); });
-      row("halo share", [](const Report& r) { return fixed(100 * r.halo_share, "%.1f%%"); });
-      row("saving vs mpi, time", [&](const Report& r) {
-        return fixed(100.0 * (1.0 - r.result.seconds / runs.front().result.seconds), "%.1f%%");
-      });
-      std::cout << "\n";
-      table.print(std::cout);
-    }
+    const auto runs = hcart::apps::run_in_turn<Report>(
+        hcart::apps::compare_strategies(config.decomposition.dims), repeats,
+        [&](hcart::Strategy s, int repeat) {
+          zeus::Config c = config;
+          c.decomposition = hcart::apps::for_strategy(config.decomposition, s);
+          c.output.directory = config.output.directory + "/" + hcart::to_string(s);
+          if (root) {
+            std::cout << "running strategy " << hcart::to_string(s) << " (run " << repeat + 1
+                      << " of " << repeats << ")" << std::endl;
+          }
+          return run_once(c, false, env.rank());
+        });
+    if (root) print_comparison(runs);
     return 0;
   });
 }

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -123,6 +124,7 @@ TEST(FieldFile, BadFilesAreRefusedOnEveryRank) {
   MPI_Barrier(MPI_COMM_WORLD);
   const std::pair<std::string, std::string> cases[] = {
       {scratch("missing.h5"), "does not exist"},
+      {scratch(""), "is a directory, expected a field file"},
       {foreign, "not an HDF5 file"},
       {truncated, "truncated"},
   };
@@ -149,6 +151,33 @@ TEST(FieldFile, BadFilesAreRefusedOnEveryRank) {
     EXPECT_NE(std::string(e.what()).find("mesh 13x10x7, expected 14x10x7"), std::string::npos)
         << e.what();
   }
+}
+
+// HCART_HDF5_TRANSFER takes "independent" (the default) or "collective"; anything else is an
+// error on every rank instead of being ignored.
+TEST(FieldFile, AnUnknownTransferModeIsAnError) {
+  const Decomposition decomp(MPI_COMM_WORLD, spec());
+  const Grid grid(decomp);
+  auto u = grid.make_field<double>("u");
+  const std::string path = scratch("transfer.h5");
+  for (const char* mode : {"independent", "collective"}) {
+    setenv("HCART_HDF5_TRANSFER", mode, 1);
+    EXPECT_NO_THROW(write_fields(path, grid, {{"u", u}}, {})) << mode;
+    EXPECT_NO_THROW(read_field(path, grid, "u", u)) << mode;
+  }
+  setenv("HCART_HDF5_TRANSFER", "colective", 1);
+  try {
+    write_fields(path, grid, {{"u", u}}, {});
+    ADD_FAILURE() << "a misspelt transfer mode was accepted";
+  } catch (const InputError& e) {
+    EXPECT_TRUE(e.collective());
+    EXPECT_NE(std::string(e.what()).find("HCART_HDF5_TRANSFER=\"colective\": expected "
+                                         "independent or collective"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(read_field(path, grid, "u", u), InputError);
+  unsetenv("HCART_HDF5_TRANSFER");
 }
 
 // Five different fields, two cut directions, halo 3, written and read back many times: the

@@ -8,9 +8,11 @@
 #include "Relax.hpp"
 #include "WorldRanks.hpp"
 
+#include <hcart/core/Error.hpp>
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/Grid.hpp>
 #include <hcart/grid/Loops.hpp>
+#include <hcart/io/FieldFile.hpp>
 
 #include <gtest/gtest.h>
 
@@ -546,4 +548,86 @@ TEST(Jacobi, CheckpointRestartOnAnotherRankCountIsBitwiseExact) {
     }
     MPI_Comm_free(&comm);
   }
+}
+
+// A solution that stops being finite is an error on every rank, never "converged": with
+// boundary values of 1e308 the first update overflows (and then inf - inf is NaN, which a
+// max reduction would drop).
+TEST(Jacobi, ANonFiniteSolutionStopsTheRunOnEveryRank) {
+  GridSpec spec;
+  spec.global_size = {12, 10, 8};
+  const Decomposition decomp(MPI_COMM_WORLD, spec);
+  const Grid grid(decomp);
+  jacobi::Settings s;
+  s.boundary_values = {1e308, 1e308, 1e308, 1e308, 1e308, 1e308};
+  s.check_every = 5;
+  s.max_iterations = 40;
+  s.tolerance = 1e-3;
+  Timers timers;
+  jacobi::Solver solver(grid, s, timers);
+  try {
+    solver.run();
+    FAIL() << "a run with overflowing values ended normally";
+  } catch (const hcart::InputError&) {
+    FAIL() << "a numerical failure is not an input error";
+  } catch (const hcart::Error& e) {
+    EXPECT_TRUE(e.collective());
+    EXPECT_NE(std::string(e.what()).find("no longer finite at iteration 5"), std::string::npos)
+        << e.what();
+  }
+}
+
+namespace {
+// A Jacobi3D checkpoint of `grid` whose field holds `value` everywhere, at `iteration`.
+std::string checkpoint_with(const Grid& grid, double value, long iteration,
+                            const std::string& directory) {
+  auto u = grid.make_field<double>("u");
+  Kokkos::deep_copy(u, value);
+  FileMetadata meta;
+  meta.application = "jacobi3d";
+  meta.kind = "checkpoint";
+  meta.step = iteration;
+  meta.time = static_cast<double>(iteration);
+  const std::string path = directory + "/checkpoint.h5";
+  write_fields(path, grid, {{"u", u}}, meta);
+  return path;
+}
+} // namespace
+
+// A checkpoint holding NaN, and one already at max_iterations, are input errors before the
+// first iteration.
+TEST(Jacobi, ARestartFromABrokenOrFinishedCheckpointIsRefused) {
+  GridSpec spec;
+  spec.global_size = {12, 10, 8};
+  const Decomposition decomp(MPI_COMM_WORLD, spec);
+  const Grid grid(decomp);
+  const std::string directory = (std::filesystem::temp_directory_path() /
+                                 ("hcart-bad-restart-" + std::to_string(test::world_size())))
+                                    .string();
+  jacobi::Settings s;
+  s.max_iterations = 20;
+  Timers timers;
+  jacobi::Output out;
+  out.restart = checkpoint_with(grid, std::nan(""), 3, directory);
+  try {
+    jacobi::Solver solver(grid, s, timers, out);
+    FAIL() << "a checkpoint holding NaN was accepted";
+  } catch (const hcart::InputError& e) {
+    EXPECT_TRUE(e.collective());
+    EXPECT_NE(std::string(e.what()).find("that are NaN or infinite"), std::string::npos)
+        << e.what();
+  }
+  out.restart = checkpoint_with(grid, 0.5, 30, directory);
+  try {
+    jacobi::Solver solver(grid, s, timers, out);
+    FAIL() << "a checkpoint beyond max_iterations was accepted";
+  } catch (const hcart::InputError& e) {
+    EXPECT_TRUE(e.collective());
+    EXPECT_NE(std::string(e.what()).find("the checkpoint is at iteration 30 already"),
+              std::string::npos)
+        << e.what();
+  }
+  s.max_iterations = 31;
+  jacobi::Solver resumed(grid, s, timers, out);
+  EXPECT_EQ(resumed.run().iterations, 1);
 }

@@ -25,17 +25,24 @@ namespace {
 std::atomic<long> allocations{0};
 }
 // Every non-aligned form is replaced, so that each allocation meets its own deallocation
-// (AddressSanitizer checks the pairing); the aligned forms keep the library's.
+// (AddressSanitizer checks the pairing); the aligned forms keep the library's. nvcc compiles
+// these for the device too (CUDA declares them host and device): there they only allocate.
 void* operator new(std::size_t size) {
+#ifdef __CUDA_ARCH__
+  return malloc(size == 0 ? 1 : size);
+#else
   allocations.fetch_add(1, std::memory_order_relaxed);
   if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
   throw std::bad_alloc();
+#endif
 }
 void* operator new[](std::size_t size) {
   return operator new(size);
 }
 void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+#ifndef __CUDA_ARCH__
   allocations.fetch_add(1, std::memory_order_relaxed);
+#endif
   return std::malloc(size == 0 ? 1 : size);
 }
 void* operator new[](std::size_t size, const std::nothrow_t& tag) noexcept {
@@ -209,4 +216,26 @@ TEST(Grid, ABlockThinnerThanItsHaloIsRefusedOnEveryRank) {
   manual.dims = {size, 1, 1};
   // The decomposition itself already refuses more than floor(g / h) pieces.
   EXPECT_THROW(hcart::Decomposition(MPI_COMM_WORLD, spec, manual), hcart::InputError);
+}
+
+// The collective check of the fields costs one reduction when the set of fields changes,
+// not on every exchange, and its time is part of HaloTimes.
+TEST(HaloExchanger, TheCollectiveCheckRunsOnlyWhenTheFieldsChange) {
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, cube(16, true));
+  const hcart::Grid grid(decomp);
+  hcart::HaloExchanger halo(grid);
+  auto u = grid.make_field<double>("u");
+  auto v = grid.make_field<double>("v");
+  auto w = grid.make_field<float>("w");
+  halo.exchange(u);
+  const double first = halo.times().check;
+  EXPECT_GT(first, 0.0) << "the first exchange is checked";
+  for (int step = 0; step < 20; ++step) {
+    halo.exchange(u);
+    halo.exchange(v); // another field of the same type: the same signature
+  }
+  EXPECT_EQ(halo.times().check, first) << "repeated exchanges ran the collective check";
+  halo.exchange(u, w);
+  EXPECT_GT(halo.times().check, first) << "a new set of fields was not checked";
+  EXPECT_LE(halo.times().check, halo.times().total());
 }

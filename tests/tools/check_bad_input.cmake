@@ -13,7 +13,8 @@ foreach(case IN LISTS cases)
   separate_arguments(args UNIX_COMMAND "${case}")
   execute_process(COMMAND ${LAUNCH} ${PROGRAM} ${args} RESULT_VARIABLE rc
                   OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
-  # Launchers add their own lines; keep the program's.
+  # Launchers add their own lines; keep the program's (a ';' in a message would split it).
+  string(REPLACE ";" "," err "${err}")
   string(REGEX MATCHALL "${NAME}: error[^\n]*" lines "${err}")
   list(LENGTH lines count)
   if(NOT rc EQUAL 2 OR NOT count EQUAL 1)

@@ -1,10 +1,10 @@
 # hcart-halo-bench on a synthetic 2-node machine: its per-level bytes equal hcart-plan's
-# for every mesh and method (mpi = plan's mpi, balanced = hierarchical with equal weights,
-# weighted = hierarchical with the mesh's weights).
+# for every mesh and strategy (mpi, weighted, hierarchical: the same names as hcart-plan's),
+# and strategies that print "same as" another have its grid.
 #   cmake -DBENCH=<exe> -DPLAN=<exe> -DLAUNCH="mpiexec|-n|8|flags" -DMACHINE="node:2 core:4" -P ...
 cmake_minimum_required(VERSION 3.20)
 string(REPLACE "|" ";" LAUNCH "${LAUNCH}")
-execute_process(COMMAND ${LAUNCH} ${BENCH} --machine ${MACHINE} --sizes 3 --base 4 --repetitions 3 --json
+execute_process(COMMAND ${LAUNCH} ${BENCH} --machine ${MACHINE} --sizes 3 --base 4 --repetitions 3 --rounds 2 --json
                 RESULT_VARIABLE rc OUTPUT_VARIABLE json ERROR_VARIABLE err TIMEOUT 120)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "hcart-halo-bench failed (${rc}): ${err}")
@@ -23,12 +23,16 @@ foreach(r RANGE ${last})
   foreach(m RANGE ${mlast})
     string(JSON method GET "${json}" results ${r} methods ${m} method)
     set(args --mesh ${mesh} --halo 1,1,1 --machine ${MACHINE} --json)
-    if(method STREQUAL "mpi")
-      list(APPEND args --strategy mpi)
-    elseif(method STREQUAL "balanced")
-      list(APPEND args --strategy hierarchical --weights 1,1,1)
-    else()
-      list(APPEND args --strategy hierarchical)
+    if(NOT method MATCHES "^(mpi|weighted|hierarchical)$")
+      message(FATAL_ERROR "hcart-halo-bench names a strategy '${method}'")
+    endif()
+    list(APPEND args --strategy ${method})
+    string(JSON same ERROR_VARIABLE no_same GET "${json}" results ${r} methods ${m} same_as)
+    if(NOT no_same)
+      string(JSON saving ERROR_VARIABLE no_saving GET "${json}" results ${r} methods ${m} saving_vs_mpi)
+      if(NOT no_saving)
+        message(FATAL_ERROR "mesh ${mesh}, ${method}: the same grid as ${same}, yet a saving is given")
+      endif()
     endif()
     execute_process(COMMAND ${PLAN} ${args} RESULT_VARIABLE prc OUTPUT_VARIABLE plan ERROR_VARIABLE perr)
     if(NOT prc EQUAL 0)

@@ -21,7 +21,6 @@ public:
     HCART_HWLOC_CHECK(hwloc_topology_load(m_topology.get()));
   }
   hwloc_topology_t get() const { return m_topology.get(); }
-  int count(hwloc_obj_type_t type) const { return hwloc_get_nbobjs_by_type(get(), type); }
   // Facts of a rank bound to object `index` of `type` (nullptr type: unbound).
   RankFacts bound_to(hwloc_obj_type_t type, int index, int node) const {
     hcart::impl::HwlocBitmap set;

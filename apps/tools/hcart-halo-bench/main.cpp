@@ -1,18 +1,23 @@
 // hcart-halo-bench: what the mapping buys on a real machine, measured.
 //
 //   hcart-mpiexec -n 8 hcart-halo-bench [--ratio 1,2,4] [--base 4] [--sizes 10]
-//                 [--repetitions 50] [--memory-cap 512] [--machine "node:2 core:4"] [--json]
+//                 [--repetitions 50] [--rounds 5] [--memory-cap 512]
+//                 [--machine "node:2 core:4"] [--json]
 //
 // For a mesh ratio g0:g1:g2 and global sizes growing 8x in volume from one to the next, it
 // times a halo exchange (each rank swaps one layer with its two neighbours in every
 // direction: two receives, two sends, wait; send and receive buffers swapped between
-// steps) under three decompositions side by side:
-//   mpi       MPI_Dims_create + MPI_Cart_create(reorder = 1)
-//   balanced  equal weights (the balanced factorization), hierarchical placement
-//   weighted  weights from the mesh, hierarchical placement (hcart's default)
-// and reports the halo bytes (in total and per hardware level), the time per exchange,
-// the bandwidth, and the saving against mpi. Only halo buffers are allocated, never the
-// mesh; sizes whose buffers exceed --memory-cap MiB per rank are skipped and said so.
+// steps) under hcart's three strategies side by side:
+//   mpi           MPI_Dims_create + MPI_Cart_create(reorder = 1)
+//   weighted      weights from the mesh, one level, ranks in world order
+//   hierarchical  weights from the mesh, level by level, hierarchical placement (default)
+// and reports the halo bytes (in total and per hardware level), the time per exchange
+// (each round times `repetitions` exchanges and keeps their median; rounds take the
+// strategies in turn, and min / median over the rounds are shown), the bandwidth, and the
+// saving against mpi — except where two strategies give the same process grid and
+// placement: they are the same decomposition, so "same as ..." is printed instead of a
+// difference that could only be noise. Only halo buffers are allocated, never the mesh;
+// sizes whose buffers exceed --memory-cap MiB per rank are skipped and said so.
 #include "CommandLine.hpp"
 #include "Table.hpp"
 
@@ -24,34 +29,49 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 
 namespace {
 
 using namespace hcart;
 
-struct Method {
-  std::string name;
-  Strategy strategy;
-  std::vector<double> weights; // empty: from the mesh
-};
-
 struct Measurement {
   std::string method;
   std::array<int, 3> dims{};
-  std::vector<long long> level_bytes; // per exchange, all ranks; machine levels then self
-  long long bytes = 0;                // per exchange, all ranks, between different ranks
-  double seconds = 0;                 // per exchange, slowest rank, median of the repetitions
-  double bandwidth = 0;               // bytes / seconds
+  std::vector<int> cart_rank_of_world; // the placement: every world rank's Cartesian rank
+  std::vector<long long> level_bytes;  // per exchange, all ranks; machine levels then self
+  long long bytes = 0;                 // per exchange, all ranks, between different ranks
+  std::vector<double> rounds;          // per exchange, slowest rank, median of a round
+  double min = 0, median = 0;          // over the rounds
+  double bandwidth = 0;                // bytes / median
+  std::string same_as;                 // an earlier method with the same grid and placement
 };
 
-// One rank's part: the six faces, exchanged as the benchmark prescribes.
-Measurement measure(const Decomposition& d, int repetitions) {
+// The halo buffers and partners of one rank in one decomposition.
+struct Exchange {
+  const Decomposition* d = nullptr;
+  std::vector<std::vector<double>> send, recv;
+  std::array<int, 6> peers{};
+  std::vector<MPI_Request> requests;
+};
+
+// Sets up the six faces of this rank in `d`, and what the measurement knows before timing.
+Measurement prepare(const Decomposition& d, Exchange& x) {
   const GridSpec& spec = d.spec();
   Measurement m;
   m.dims = d.dims();
+  x.d = &d;
+  int world = 0, cart = 0, size = 0;
+  HCART_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &world));
+  HCART_MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &size));
+  cart = d.rank();
+  m.cart_rank_of_world.assign(static_cast<std::size_t>(size), 0);
+  HCART_MPI_CHECK(
+      MPI_Allgather(&cart, 1, MPI_INT, m.cart_rank_of_world.data(), 1, MPI_INT, MPI_COMM_WORLD));
   const int levels = d.machine().level_count();
   m.level_bytes.assign(levels + 1, 0);
   std::array<long long, 3> face{};
@@ -61,58 +81,61 @@ Measurement measure(const Decomposition& d, int repetitions) {
       if (j != i) face[i] *= block_extent(spec.global_size[j], d.dims()[j], d.coords()[j]);
     }
   }
-  std::vector<std::vector<double>> send(6), recv(6);
-  std::array<int, 6> peers{};
+  x.send.assign(6, {});
+  x.recv.assign(6, {});
   for (int i = 0; i < 3; ++i) {
-    for (int s = 0; s < 2; ++s) {
+    for (int side = 0; side < 2; ++side) {
       std::array<int, 3> o{0, 0, 0};
-      o[i] = s == 0 ? -1 : 1;
+      o[i] = side == 0 ? -1 : 1;
       const int peer = d.neighbour(o);
-      peers[2 * i + s] = peer;
+      x.peers[2 * i + side] = peer;
       if (peer == MPI_PROC_NULL) continue;
-      send[2 * i + s].assign(static_cast<std::size_t>(face[i]), 1.0);
-      recv[2 * i + s].assign(static_cast<std::size_t>(face[i]), 0.0);
+      x.send[2 * i + side].assign(static_cast<std::size_t>(face[i]), 1.0);
+      x.recv[2 * i + side].assign(static_cast<std::size_t>(face[i]), 0.0);
       m.level_bytes[d.separating_level(d.rank(), peer)] += face[i] * 8;
     }
   }
-  std::vector<MPI_Request> requests;
-  auto exchange = [&] {
-    requests.clear();
-    for (int f = 0; f < 6; ++f) {
-      if (peers[f] == MPI_PROC_NULL) continue;
-      requests.emplace_back();
-      // Receive from the neighbour on side f what it sends towards us (its opposite side).
-      HCART_MPI_CHECK(MPI_Irecv(recv[f].data(), static_cast<int>(recv[f].size()), MPI_DOUBLE,
-                                peers[f], f ^ 1, d.comm(), &requests.back()));
-    }
-    for (int f = 0; f < 6; ++f) {
-      if (peers[f] == MPI_PROC_NULL) continue;
-      requests.emplace_back();
-      HCART_MPI_CHECK(MPI_Isend(send[f].data(), static_cast<int>(send[f].size()), MPI_DOUBLE,
-                                peers[f], f, d.comm(), &requests.back()));
-    }
-    HCART_MPI_CHECK(
-        MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
-    std::swap(send, recv);
-  };
-  exchange(); // warm-up
-  std::vector<double> times;
-  for (int r = 0; r < repetitions; ++r) {
-    HCART_MPI_CHECK(MPI_Barrier(d.comm()));
-    const auto t0 = std::chrono::steady_clock::now();
-    exchange();
-    double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, d.comm()));
-    times.push_back(t);
-  }
-  std::sort(times.begin(), times.end());
-  m.seconds = times[times.size() / 2];
   HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, m.level_bytes.data(), levels + 1, MPI_LONG_LONG,
                                 MPI_SUM, d.comm()));
   for (int l = 0; l < levels; ++l)
     m.bytes += m.level_bytes[l];
-  m.bandwidth = m.seconds > 0 ? static_cast<double>(m.bytes) / m.seconds : 0.0;
   return m;
+}
+
+void exchange(Exchange& x) {
+  x.requests.clear();
+  for (int f = 0; f < 6; ++f) {
+    if (x.peers[f] == MPI_PROC_NULL) continue;
+    x.requests.emplace_back();
+    // Receive from the neighbour on side f what it sends towards us (its opposite side).
+    HCART_MPI_CHECK(MPI_Irecv(x.recv[f].data(), static_cast<int>(x.recv[f].size()), MPI_DOUBLE,
+                              x.peers[f], f ^ 1, x.d->comm(), &x.requests.back()));
+  }
+  for (int f = 0; f < 6; ++f) {
+    if (x.peers[f] == MPI_PROC_NULL) continue;
+    x.requests.emplace_back();
+    HCART_MPI_CHECK(MPI_Isend(x.send[f].data(), static_cast<int>(x.send[f].size()), MPI_DOUBLE,
+                              x.peers[f], f, x.d->comm(), &x.requests.back()));
+  }
+  HCART_MPI_CHECK(
+      MPI_Waitall(static_cast<int>(x.requests.size()), x.requests.data(), MPI_STATUSES_IGNORE));
+  std::swap(x.send, x.recv);
+}
+
+// One round: the median over `repetitions` exchanges of the slowest rank's time.
+double round_of(Exchange& x, int repetitions) {
+  exchange(x); // warm-up
+  std::vector<double> times;
+  for (int r = 0; r < repetitions; ++r) {
+    HCART_MPI_CHECK(MPI_Barrier(x.d->comm()));
+    const auto t0 = std::chrono::steady_clock::now();
+    exchange(x);
+    double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, x.d->comm()));
+    times.push_back(t);
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
 }
 
 } // namespace
@@ -120,19 +143,22 @@ Measurement measure(const Decomposition& d, int repetitions) {
 int main(int argc, char* argv[]) {
   return hcart::run_main(argc, argv, "hcart-halo-bench", [&](hcart::Environment& env) {
     using namespace hcart::apps;
-    CLI::App app{"hcart-halo-bench: halo exchanges under MPI_Dims_create, the balanced and the "
-                 "weighted hierarchical decomposition, side by side, for growing meshes.",
+    CLI::App app{"hcart-halo-bench: halo exchanges under the mpi, weighted and hierarchical "
+                 "strategies, side by side, for growing meshes.",
                  "hcart-halo-bench"};
     std::string ratio_text = "1,2,4", machine_text, placement_text = "block";
     long long base = 4;
-    int sizes = 10, repetitions = 50;
+    int sizes = 10, repetitions = 50, rounds = 5;
     double cap_mib = 512;
     bool json = false;
     app.add_option("--ratio", ratio_text, "mesh ratio g0:g1:g2")->capture_default_str();
     app.add_option("--base", base, "the first mesh is ratio * base")->capture_default_str();
     app.add_option("--sizes", sizes, "number of meshes, each 8x the volume of the last")
         ->capture_default_str();
-    app.add_option("--repetitions", repetitions, "timed exchanges per mesh and method")
+    app.add_option("--repetitions", repetitions, "timed exchanges per round (their median counts)")
+        ->capture_default_str();
+    app.add_option("--rounds", rounds,
+                   "rounds per mesh, the strategies in turn in each (min and median shown)")
         ->capture_default_str();
     app.add_option("--memory-cap", cap_mib, "MiB of halo buffers per rank at most")
         ->capture_default_str();
@@ -141,7 +167,7 @@ int main(int argc, char* argv[]) {
     app.add_option("--placement", placement_text, "rank numbering of a synthetic machine")
         ->capture_default_str();
     app.add_flag("--json", json, "write JSON instead of tables");
-    if (!parse_command_line(app, argc, argv, env.rank())) return 0;
+    if (!hcart::parse_command_line(app, argc, argv, MPI_COMM_WORLD)) return 0;
     std::vector<std::int64_t> ratio;
     hcart::Placement placement = hcart::Placement::Block;
     hcart::agree_on_errors(MPI_COMM_WORLD, [&] {
@@ -153,18 +179,19 @@ int main(int argc, char* argv[]) {
       HCART_REQUIRE(sizes >= 1 && sizes <= 20, "--sizes: " << sizes << ", expected 1 to 20");
       HCART_REQUIRE(repetitions >= 1 && repetitions <= 100000,
                     "--repetitions: " << repetitions << ", expected 1 to 100000");
+      HCART_REQUIRE(rounds >= 1 && rounds <= 1000,
+                    "--rounds: " << rounds << ", expected 1 to 1000");
       HCART_REQUIRE(cap_mib > 0, "--memory-cap: " << cap_mib << ", expected > 0");
       placement = hcart::parse_placement(placement_text);
     });
-    const std::vector<Method> methods = {
-        {"mpi", hcart::Strategy::Mpi, {}},
-        {"balanced", hcart::Strategy::Hierarchical, {1.0, 1.0, 1.0}},
-        {"weighted", hcart::Strategy::Hierarchical, {}}};
+    const std::vector<hcart::Strategy> methods = {hcart::Strategy::Mpi, hcart::Strategy::Weighted,
+                                                  hcart::Strategy::Hierarchical};
     nlohmann::json doc;
     doc["schema"] = "hcart-halo-bench/1";
     doc["ranks"] = env.size();
     doc["ratio"] = ratio;
     doc["repetitions"] = repetitions;
+    doc["rounds"] = rounds;
     nlohmann::json results = nlohmann::json::array();
     std::vector<std::string> level_names;
     std::string machine_shown;
@@ -175,11 +202,12 @@ int main(int argc, char* argv[]) {
         spec.global_size[i] = ratio[i] * scale;
       spec.halo_width = {1, 1, 1};
       std::vector<Measurement> row;
+      std::vector<std::unique_ptr<hcart::Decomposition>> decomps;
+      std::vector<Exchange> exchanges(methods.size());
       std::string skipped;
-      for (const Method& method : methods) {
+      for (const hcart::Strategy method : methods) {
         hcart::DecompositionOptions options;
-        options.strategy = method.strategy;
-        options.weights = method.weights;
+        options.strategy = method;
         options.machine = machine_text;
         options.placement = placement;
         std::unique_ptr<hcart::Decomposition> d;
@@ -208,9 +236,32 @@ int main(int argc, char* argv[]) {
           level_names.push_back(l.name);
         level_names.push_back("self");
         machine_shown = d->report().machine + " (" + d->report().machine_source + ")";
-        Measurement m = measure(*d, repetitions);
-        m.method = method.name;
+        Measurement m = prepare(*d, exchanges[row.size()]);
+        m.method = hcart::to_string(method);
+        for (const Measurement& earlier : row) {
+          if (m.same_as.empty() && earlier.dims == m.dims &&
+              earlier.cart_rank_of_world == m.cart_rank_of_world) {
+            m.same_as = earlier.method;
+          }
+        }
         row.push_back(m);
+        decomps.push_back(std::move(d));
+      }
+      if (skipped.empty()) {
+        // Rounds take the strategies in turn, each round starting one further on.
+        for (int r = 0; r < rounds; ++r) {
+          for (std::size_t turn = 0; turn < row.size(); ++turn) {
+            const std::size_t q = (turn + static_cast<std::size_t>(r)) % row.size();
+            row[q].rounds.push_back(round_of(exchanges[q], repetitions));
+          }
+        }
+        for (Measurement& m : row) {
+          std::vector<double> t = m.rounds;
+          std::sort(t.begin(), t.end());
+          m.min = t.front();
+          m.median = t[t.size() / 2];
+          m.bandwidth = m.median > 0 ? static_cast<double>(m.bytes) / m.median : 0.0;
+        }
       }
       const std::string mesh =
           join({spec.global_size[0], spec.global_size[1], spec.global_size[2]});
@@ -229,27 +280,32 @@ int main(int argc, char* argv[]) {
         for (std::size_t l = 0; l < m.level_bytes.size(); ++l) {
           levels.push_back({{"name", level_names[l]}, {"bytes", m.level_bytes[l]}});
         }
-        by_method.push_back({{"method", m.method},
-                             {"dims", m.dims},
-                             {"levels", levels},
-                             {"bytes", m.bytes},
-                             {"seconds", m.seconds},
-                             {"bandwidth", m.bandwidth},
-                             {"saving_vs_mpi", 1.0 - m.seconds / row.front().seconds}});
+        nlohmann::json entry_m = {{"method", m.method},         {"dims", m.dims},
+                                  {"levels", levels},           {"bytes", m.bytes},
+                                  {"seconds", m.median},        {"seconds_min", m.min},
+                                  {"seconds_rounds", m.rounds}, {"bandwidth", m.bandwidth}};
+        if (m.same_as.empty()) {
+          entry_m["saving_vs_mpi"] = 1.0 - m.median / row.front().median;
+        } else {
+          entry_m["same_as"] = m.same_as;
+        }
+        by_method.push_back(entry_m);
       }
       entry["methods"] = by_method;
       results.push_back(entry);
       if (env.rank() == 0 && !json) {
         std::cout << "mesh " << mesh << ", " << env.size() << " ranks, machine " << machine_shown
                   << "\n";
-        Table table({"method", "dims", level_names[0] + " bytes", "halo bytes", "time", "bandwidth",
-                     "saving vs mpi"});
+        Table table({"strategy", "dims", level_names[0] + " bytes", "halo bytes", "time min",
+                     "time median", "bandwidth", "saving vs mpi"});
         for (const auto& m : row) {
           table.add_row({m.method, join({m.dims[0], m.dims[1], m.dims[2]}),
                          human_bytes(static_cast<double>(m.level_bytes[0])),
-                         human_bytes(static_cast<double>(m.bytes)),
-                         fixed(m.seconds * 1e3, "%.3f ms"), fixed(m.bandwidth / 1e9, "%.2f GB/s"),
-                         fixed(100.0 * (1.0 - m.seconds / row.front().seconds), "%.1f%%")});
+                         human_bytes(static_cast<double>(m.bytes)), fixed(m.min * 1e3, "%.3f ms"),
+                         fixed(m.median * 1e3, "%.3f ms"), fixed(m.bandwidth / 1e9, "%.2f GB/s"),
+                         m.same_as.empty()
+                             ? fixed(100.0 * (1.0 - m.median / row.front().median), "%.1f%%")
+                             : "same as " + m.same_as});
         }
         table.print(std::cout);
         std::cout << "\n";

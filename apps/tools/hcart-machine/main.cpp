@@ -35,7 +35,7 @@ int main(int argc, char* argv[]) {
                    "rank numbering of a synthetic machine: block or round-robin")
         ->capture_default_str();
     app.add_flag("--corners", corners, "count edge and corner messages too");
-    if (!parse_command_line(app, argc, argv, env.rank())) return 0;
+    if (!hcart::parse_command_line(app, argc, argv, MPI_COMM_WORLD)) return 0;
 
     PlanRequest request;
     hcart::Placement placement = hcart::Placement::Block;

@@ -45,7 +45,7 @@ int main(int argc, char* argv[]) {
     app.add_option("--elem-bytes", elem_bytes, "bytes per cell")->capture_default_str();
     app.add_flag("--corners", corners, "count edge and corner messages too (HaloMode::Full)");
     app.add_flag("--json", json, "write JSON (docs/plan-json.md) instead of the table");
-    if (!parse_command_line(app, argc, argv, env.rank())) return 0;
+    if (!hcart::parse_command_line(app, argc, argv, MPI_COMM_WORLD)) return 0;
 
     PlanRequest request;
     hcart::agree_on_errors(MPI_COMM_WORLD, [&] {

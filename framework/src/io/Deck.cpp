@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -239,10 +240,29 @@ toml::value parse_text(const std::string& text, const std::string& name, const s
   try {
     return toml::parse(in, name);
   } catch (const toml::syntax_error& e) {
-    std::string first = one_line(std::string(e.what()).substr(0, std::string(e.what()).find('\n')));
+    const std::string what = e.what();
+    std::string first = one_line(what.substr(0, what.find('\n')));
     if (first.rfind("[error] ", 0) == 0) first = first.substr(8);
-    throw InputError(where + ", line " + std::to_string(e.location().line()) +
-                     ": syntax error: " + first);
+    // toml11 reports where it noticed the error, which for an unclosed array or table is the
+    // next line; its message also shows where the construct began (" 2 | size = [8, 8"):
+    // name that line, the one to fix.
+    const std::size_t noticed = e.location().line();
+    std::size_t began = noticed;
+    std::istringstream lines(what);
+    std::string line;
+    while (std::getline(lines, line)) {
+      std::size_t digits = line.find_first_not_of(' ');
+      std::size_t end =
+          digits == std::string::npos ? digits : line.find_first_not_of("0123456789", digits);
+      if (digits == std::string::npos || end == digits || end == std::string::npos ||
+          line.compare(end, 2, " |") != 0) {
+        continue;
+      }
+      began = std::min<std::size_t>(began, std::stoul(line.substr(digits, end - digits)));
+    }
+    throw InputError(
+        where + ", line " + std::to_string(began) + ": syntax error: " + first +
+        (began < noticed ? " (noticed on line " + std::to_string(noticed) + ")" : std::string()));
   }
 }
 
@@ -260,6 +280,7 @@ Deck Deck::parse(const std::string& text, const std::string& name,
     Entry e;
     e.key = &key;
     e.given = given;
+    e.where = given ? where : file + " (default)";
     convert(v, key, where, e.reals, e.ints, e.bools, e.text);
     deck.m_entries[key.table + "." + key.key] = e;
   };
@@ -329,6 +350,10 @@ Deck Deck::load(MPI_Comm comm, const std::string& path, const std::vector<std::s
   std::string text;
   agree_on_errors(comm, [&] {
     if (rank != 0) return;
+    std::error_code code;
+    HCART_REQUIRE(!std::filesystem::is_directory(path, code),
+                  "deck '" << path << "': is a directory, expected a TOML file");
+    HCART_REQUIRE(std::filesystem::exists(path, code), "deck '" << path << "': does not exist");
     std::ifstream in(path, std::ios::binary);
     HCART_REQUIRE(in.good(), "deck '" << path << "': cannot be read");
     std::ostringstream all;
@@ -381,6 +406,11 @@ std::vector<bool> Deck::booleans(const std::string& t, const std::string& k) con
 bool Deck::given(const std::string& t, const std::string& k) const {
   const auto it = m_entries.find(t + "." + k);
   return it != m_entries.end() && it->second.given;
+}
+
+std::string Deck::where(const std::string& t, const std::string& k) const {
+  const auto it = m_entries.find(t + "." + k);
+  return it == m_entries.end() ? "deck '" + m_name + "'" : it->second.where;
 }
 
 std::string Deck::resolved() const {

@@ -123,11 +123,18 @@ void copy_owned(const Grid& grid, View& host, std::vector<double>& buffer, bool 
 // wrote wrong data now and then in collective transfers (4 ranks on a 2x2x1 grid, five
 // fields; about one write in five), while independent transfers and ROMIO were always
 // right. HCART_HDF5_TRANSFER=collective chooses collective transfers where the MPI library
-// is known to be sound. File creation, opening and metadata stay collective either way.
-Hdf5Handle data_transfer() {
-  Hdf5Handle dxpl(HCART_HDF5_CHECK(H5Pcreate(H5P_DATASET_XFER)), H5Pclose);
+// is known to be sound ("independent", or unset, is the default; any other value is an
+// error). File creation, opening and metadata stay collective either way.
+bool collective_transfers() {
   const char* mode = std::getenv("HCART_HDF5_TRANSFER");
-  const bool collective = mode != nullptr && std::string(mode) == "collective";
+  const std::string m = mode == nullptr ? "" : mode;
+  HCART_REQUIRE(m.empty() || m == "independent" || m == "collective",
+                "HCART_HDF5_TRANSFER=\"" << m << "\": expected independent or collective");
+  return m == "collective";
+}
+
+Hdf5Handle data_transfer(bool collective) {
+  Hdf5Handle dxpl(HCART_HDF5_CHECK(H5Pcreate(H5P_DATASET_XFER)), H5Pclose);
   HCART_HDF5_CHECK(
       H5Pset_dxpl_mpio(dxpl.get(), collective ? H5FD_MPIO_COLLECTIVE : H5FD_MPIO_INDEPENDENT));
   return dxpl;
@@ -148,7 +155,9 @@ void write_fields(const std::string& path, const Grid& grid,
   const MPI_Comm comm = decomp.comm();
   const std::string temporary = path + ".tmp";
   const QuietHdf5 quiet;
+  bool collective = false;
   agree_on_errors(comm, [&] {
+    collective = collective_transfers();
     for (const auto& [name, field] : fields) {
       HCART_REQUIRE(!name.empty() && name.find('/') == std::string::npos,
                     "hcart::write_fields: field name '" << name << "', expected no '/'");
@@ -193,7 +202,7 @@ void write_fields(const std::string& path, const Grid& grid,
         H5Gclose);
     const hsize_t shape[3] = {hsize_t(g[0]), hsize_t(g[1]), hsize_t(g[2])};
     Hdf5Handle file_space(HCART_HDF5_CHECK(H5Screate_simple(3, shape, nullptr)), H5Sclose);
-    const Hdf5Handle dxpl = data_transfer();
+    const Hdf5Handle dxpl = data_transfer(collective);
     std::vector<double> block;
     for (const auto& [name, field] : fields) {
       Hdf5Handle dataset(
@@ -231,6 +240,8 @@ FileContents inspect_fields(MPI_Comm comm, const std::string& path) {
   agree_on_errors(comm, [&] {
     const QuietHdf5 quiet;
     const std::string where = "file '" + path + "'";
+    HCART_REQUIRE(!std::filesystem::is_directory(path),
+                  where << ": is a directory, expected a field file (.h5)");
     HCART_REQUIRE(std::filesystem::is_regular_file(path), where << ": does not exist");
     HCART_REQUIRE(H5Fis_hdf5(path.c_str()) > 0,
                   where << ": not an HDF5 file (foreign, or truncated before its header)");
@@ -304,7 +315,9 @@ void read_field(const std::string& path, const Grid& grid, const std::string& na
                 Field<double>& field) {
   const MPI_Comm comm = grid.decomposition().comm();
   const FileContents contents = inspect_fields(comm, path);
+  bool collective = false;
   agree_on_errors(comm, [&] {
+    collective = collective_transfers();
     HCART_REQUIRE(std::find(contents.fields.begin(), contents.fields.end(), name) !=
                       contents.fields.end(),
                   "file '" << path << "': no field '" << name << "'");
@@ -323,7 +336,7 @@ void read_field(const std::string& path, const Grid& grid, const std::string& na
     Hdf5Handle file_space(HCART_HDF5_CHECK(H5Dget_space(dataset.get())), H5Sclose);
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), field);
     const Selection s = select_block(grid, file_space.get());
-    const Hdf5Handle dxpl = data_transfer();
+    const Hdf5Handle dxpl = data_transfer(collective);
     std::vector<double> block(static_cast<std::size_t>(grid.local_size()[0]) *
                               grid.local_size()[1] * grid.local_size()[2]);
     HCART_HDF5_CHECK(H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, s.memory.get(), s.file.get(),

@@ -92,6 +92,26 @@ Machine Machine::parse(const std::string& text, Placement placement) {
   flush();
   HCART_REQUIRE(!levels.empty(),
                 "machine '" << text << "': no levels, expected e.g. \"node:4 socket:2 core:6\"");
+  // The levels hcart knows, coarse to fine: a machine names a subset of them in this order
+  // (a misspelt or misordered level would silently put cores outside their nodes).
+  const char* const known[] = {"node", "socket", "numa", "l3", "core", "rank"};
+  const auto depth_of = [&](const std::string& name) {
+    for (int i = 0; i < 6; ++i) {
+      if (name == known[i]) return i;
+    }
+    return -1;
+  };
+  int previous = -1;
+  for (const auto& level : levels) {
+    const int depth = depth_of(level.name);
+    HCART_REQUIRE(depth >= 0, "machine '" << text << "': unknown level '" << level.name
+                                          << "', expected node, socket, numa, l3, core or rank");
+    HCART_REQUIRE(depth >= previous, "machine '" << text << "': level '" << level.name
+                                                 << "' after '" << known[previous]
+                                                 << "'; levels go from coarse to fine: node, "
+                                                    "socket, numa, l3, core, rank");
+    previous = depth;
+  }
   try {
     return Machine(std::move(levels), placement);
   } catch (const InputError& e) {

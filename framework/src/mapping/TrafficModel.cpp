@@ -5,6 +5,22 @@
 
 namespace hcart {
 
+namespace {
+// Byte counts of huge meshes exceed 64 bits: an error, never a wrapped negative count.
+[[noreturn]] void too_large() {
+  throw InputError("hcart::traffic_model: the halo traffic exceeds 2^63 bytes; the mesh is too "
+                   "large to count in 64 bits");
+}
+std::int64_t times(std::int64_t a, std::int64_t b) {
+  std::int64_t r = 0;
+  if (__builtin_mul_overflow(a, b, &r)) too_large();
+  return r;
+}
+void add_to(std::int64_t& sum, std::int64_t b) {
+  if (__builtin_add_overflow(sum, b, &sum)) too_large();
+}
+} // namespace
+
 std::int64_t block_extent(std::int64_t size, std::int64_t pieces, std::int64_t coord) {
   return size / pieces + (coord < size % pieces ? 1 : 0);
 }
@@ -40,8 +56,9 @@ std::vector<HaloMessage> halo_messages(const std::vector<std::int64_t>& coords,
         } else {
           neighbour[i] = c;
         }
-        bytes *= offset[i] != 0 ? mesh.halo_width[i]
-                                : block_extent(mesh.global_size[i], dims[i], coords[i]);
+        bytes =
+            times(bytes, offset[i] != 0 ? mesh.halo_width[i]
+                                        : block_extent(mesh.global_size[i], dims[i], coords[i]));
       }
       if (exists && bytes > 0) out.push_back({offset, row_major_rank(neighbour, dims), bytes});
     }
@@ -105,20 +122,20 @@ Traffic traffic_model(const Plan& plan, const Machine& machine, const Mesh& mesh
       while (level < depth && su[level] == ru[level])
         ++level;
       LevelTraffic& t = traffic.levels[level];
-      t.bytes += m.bytes;
+      add_to(t.bytes, m.bytes);
       t.messages += 1;
       if (level < depth) {
         std::int64_t unit = 0;
         for (std::size_t k = 0; k <= level; ++k)
           unit = unit * machine.levels()[k].size + su[k];
-        unit_bytes[level][unit] += m.bytes;
-        sent_to_others += m.bytes;
+        add_to(unit_bytes[level][unit], m.bytes);
+        add_to(sent_to_others, m.bytes);
       } else {
-        copied += m.bytes;
+        add_to(copied, m.bytes);
       }
     }
     traffic.max_rank_halo_bytes = std::max(traffic.max_rank_halo_bytes, sent_to_others);
-    traffic.total_bytes += sent_to_others;
+    add_to(traffic.total_bytes, sent_to_others);
     traffic.levels[depth].max_unit_bytes = std::max(traffic.levels[depth].max_unit_bytes, copied);
   }
   for (std::size_t l = 0; l < depth; ++l) {

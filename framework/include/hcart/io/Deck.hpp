@@ -103,6 +103,9 @@ public:
   std::vector<bool> booleans(const std::string& table, const std::string& key) const;
   /// \brief True when the deck or an override set the key (rather than its default).
   bool given(const std::string& table, const std::string& key) const;
+  /// \brief Where the key's value came from, for error messages: "deck 'FILE', line N",
+  /// "--set table.key=value", or "deck 'FILE' (default)".
+  std::string where(const std::string& table, const std::string& key) const;
 
   /// \brief The whole deck, defaults and overrides applied, as TOML.
   std::string resolved() const;
@@ -117,6 +120,7 @@ private:
     std::vector<bool> bools;
     std::string text;
     bool given = false;
+    std::string where; // the deck line, the --set, or "default"
   };
   const Entry& entry(const std::string& table, const std::string& key, DeckType type) const;
 

@@ -1,0 +1,212 @@
+// hcart::PhysicalBoundaries: fills the halo cells of fields that lie outside the global
+// domain on non-periodic sides, where the HaloExchanger leaves them alone (there is no
+// neighbour to receive them from).
+//
+//   hcart::PhysicalBoundaries bc(grid, hcart::HaloMode::Full);   // Full: edges, corners too
+//   halo.exchange(u);                                            // first the neighbours'
+//   bc.apply(u, hcart::BoundaryCondition::fixed_value(1.0));     // every physical side
+//   bc.apply(u, {hcart::BoundaryCondition::reflecting(), ...});  // per side: x-, x+, y-, ...
+//   bc.apply_function(u, Exact{t});   // u(ghost) = functor(global i, j, k), a device functor
+//
+// Conditions, for a halo cell m layers outside the face (m = 1 next to it):
+//   fixed_value(v)     v;
+//   zero_gradient()    the owned cell next to the face (outflow);
+//   reflecting()       the owned cell m - 1 layers inside (mirror image about the face);
+//   reflecting_odd()   minus that (e.g. the velocity normal to a wall).
+// A field can be face-centred in a direction (hcart::Centering::Face: value at the low face
+// of each cell, as a staggered velocity): the mirror is then about the face itself, and an
+// odd reflection makes the boundary face zero (no flow through the wall), also on the low
+// side where that face is an owned cell (those faces are zeroed first, before any fill
+// reads them).
+//
+// The sides are filled direction by direction (x, then y, then z), each over the whole
+// extent of the other directions in Full mode (over their owned cells in Faces mode), so
+// edges and corners take the later direction's rule applied to the earlier one's values —
+// the same on any decomposition. Apply after the exchange: a corner next to a neighbour in
+// y and a physical side in x is mirrored from the halo the exchange filled. Runs on every
+// backend (one kernel launch per side and field); physical sides only: faces with a
+// neighbour (another rank or a periodic wrap) are never touched.
+#pragma once
+
+#include <hcart/grid/Box.hpp>
+#include <hcart/grid/Field.hpp>
+#include <hcart/grid/Grid.hpp>
+#include <hcart/grid/Loops.hpp>
+#include <hcart/halo/HaloPlan.hpp>
+
+#include <array>
+
+namespace hcart {
+
+/// \brief Where a field's values sit in one direction.
+enum class Centering {
+  Cell, ///< at cell centres
+  Face  ///< at the low face of each cell (staggered)
+};
+
+/// \brief How the halo cells behind one physical side are filled.
+struct BoundaryCondition {
+  enum class Kind { FixedValue, ZeroGradient, Reflecting, ReflectingOdd };
+  Kind kind = Kind::ZeroGradient;
+  double value = 0.0; ///< FixedValue
+
+  static BoundaryCondition fixed_value(double v) { return {Kind::FixedValue, v}; }
+  static BoundaryCondition zero_gradient() { return {Kind::ZeroGradient, 0.0}; }
+  static BoundaryCondition reflecting() { return {Kind::Reflecting, 0.0}; }
+  static BoundaryCondition reflecting_odd() { return {Kind::ReflectingOdd, 0.0}; }
+};
+
+/// \brief One condition per side, in the order x-, x+, y-, y+, z-, z+.
+using SideConditions = std::array<BoundaryCondition, 6>;
+
+namespace impl {
+// The kernel of one side: every cell of `ghosts` from its source cell in direction `dir`.
+template <class T>
+struct FillSide {
+  Field<T> f;
+  int dir, low, high; // owned cells [low, high) in direction dir
+  bool low_side, face_centred;
+  BoundaryCondition::Kind kind;
+  T value;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    const int g = dir == 0 ? i : (dir == 1 ? j : k);
+    int src = g;
+    T sign = T(1);
+    bool zero = false;
+    switch (kind) {
+    case BoundaryCondition::Kind::FixedValue: f(i, j, k) = value; return;
+    case BoundaryCondition::Kind::ZeroGradient: src = low_side ? low : high - 1; break;
+    case BoundaryCondition::Kind::Reflecting:
+    case BoundaryCondition::Kind::ReflectingOdd:
+      if (kind == BoundaryCondition::Kind::ReflectingOdd) sign = T(-1);
+      if (!face_centred) {
+        src = low_side ? 2 * low - 1 - g : 2 * high - 1 - g;
+      } else {
+        // Mirrored about the boundary face (low, or high); the face itself: zero when odd,
+        // the owned face below it when even.
+        src = low_side ? 2 * low - g : 2 * high - g;
+        if (g == high) {
+          zero = kind == BoundaryCondition::Kind::ReflectingOdd;
+          src = high - 1;
+          sign = T(1);
+        }
+      }
+      break;
+    }
+    if (zero) {
+      f(i, j, k) = T(0);
+      return;
+    }
+    const int d = src - g;
+    f(i, j, k) = sign * f(dir == 0 ? i + d : i, dir == 1 ? j + d : j, dir == 2 ? k + d : k);
+  }
+};
+
+// The wall face of an odd reflection of a face-centred field on the low side: zero.
+template <class T>
+struct ZeroCells {
+  Field<T> f;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const { f(i, j, k) = T(0); }
+};
+
+// f(ghost) = function(global i, j, k), periodic directions wrapped into the domain.
+template <class T, class Function>
+struct FillFromFunction {
+  Field<T> f;
+  Kokkos::Array<long long, 3> first; // global index of local index 0
+  Kokkos::Array<long long, 3> wrap;  // the global size of periodic directions, else 0
+  Function function;
+  KOKKOS_INLINE_FUNCTION long long global(int d, int local) const {
+    const long long g = first[d] + local;
+    return wrap[d] > 0 ? (g % wrap[d] + wrap[d]) % wrap[d] : g;
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    f(i, j, k) = function(global(0, i), global(1, j), global(2, k));
+  }
+};
+} // namespace impl
+
+class PhysicalBoundaries {
+public:
+  /// \brief The physical sides of `grid`'s block (which must outlive this); Full mode fills
+  /// edges and corners too.
+  explicit PhysicalBoundaries(const Grid& grid, HaloMode mode = HaloMode::Faces);
+
+  /// \brief True when side `side` (0: low, 1: high) of direction `dir` is a physical
+  /// boundary of this rank's block (no neighbour, no periodic wrap).
+  bool is_physical(int dir, int side) const { return m_physical.at(dir).at(side); }
+  /// \brief The halo cells behind side `side` of direction `dir` (empty when not physical):
+  /// over the owned cells of the other directions in Faces mode, all their cells in Full.
+  Box ghost_box(int dir, int side) const;
+
+  /// \brief Fills the halos behind every physical side of `field` with `condition`.
+  template <class T>
+  void apply(const Field<T>& field, const BoundaryCondition& condition,
+             const std::array<Centering, 3>& centering = {}) const {
+    apply(field, SideConditions{condition, condition, condition, condition, condition, condition},
+          centering);
+  }
+  /// \brief Fills the halos behind every physical side with that side's condition.
+  template <class T>
+  void apply(const Field<T>& field, const SideConditions& conditions,
+             const std::array<Centering, 3>& centering = {}) const;
+  /// \brief Fills the halos behind every physical side with function(gi, gj, gk) of the
+  /// global index of each halo cell: outside the domain across the physical side (below 0,
+  /// or from the global size on), wrapped into it in periodic directions. `function` is a
+  /// device-callable functor returning T.
+  template <class T, class Function>
+  void apply_function(const Field<T>& field, const Function& function) const;
+
+private:
+  const Grid* m_grid;
+  HaloMode m_mode;
+  std::array<std::array<bool, 2>, 3> m_physical{};
+};
+
+template <class T>
+void PhysicalBoundaries::apply(const Field<T>& field, const SideConditions& conditions,
+                               const std::array<Centering, 3>& centering) const {
+  const Box owned = m_grid->owned_box();
+  // The boundary faces of odd face-centred reflections first: they are part of the state
+  // every later fill reads from.
+  for (int dir = 0; dir < 3; ++dir) {
+    if (m_physical[dir][0] && centering[dir] == Centering::Face &&
+        conditions[2 * dir].kind == BoundaryCondition::Kind::ReflectingOdd) {
+      Box wall = ghost_box(dir, 0);
+      wall.lo[dir] = owned.lo[dir];
+      wall.hi[dir] = owned.lo[dir] + 1;
+      for_each_cell("hcart_bc_wall", wall, impl::ZeroCells<T>{field});
+    }
+  }
+  for (int dir = 0; dir < 3; ++dir) {
+    for (int side = 0; side < 2; ++side) {
+      if (!m_physical[dir][side]) continue;
+      const BoundaryCondition& c = conditions[2 * dir + side];
+      for_each_cell("hcart_bc", ghost_box(dir, side),
+                    impl::FillSide<T>{field, dir, owned.lo[dir], owned.hi[dir], side == 0,
+                                      centering[dir] == Centering::Face, c.kind,
+                                      static_cast<T>(c.value)});
+    }
+  }
+  fence("hcart_bc");
+}
+
+template <class T, class Function>
+void PhysicalBoundaries::apply_function(const Field<T>& field, const Function& function) const {
+  Kokkos::Array<long long, 3> first{}, wrap{};
+  for (int d = 0; d < 3; ++d) {
+    first[d] = m_grid->global_index(d, 0);
+    wrap[d] = m_grid->decomposition().spec().periodic[d] ? m_grid->global_size()[d] : 0;
+  }
+  for (int dir = 0; dir < 3; ++dir) {
+    for (int side = 0; side < 2; ++side) {
+      if (!m_physical[dir][side]) continue;
+      for_each_cell("hcart_bc_function", ghost_box(dir, side),
+                    impl::FillFromFunction<T, Function>{field, first, wrap, function});
+    }
+  }
+  fence("hcart_bc");
+}
+
+} // namespace hcart
