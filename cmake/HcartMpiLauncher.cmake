@@ -39,3 +39,6 @@ list(JOIN HCART_MPIEXEC_PREFLAGS " " HCART_MPIEXEC_PREFLAGS_STRING)
 configure_file(${CMAKE_CURRENT_LIST_DIR}/hcart-mpiexec.in ${PROJECT_BINARY_DIR}/bin/hcart-mpiexec
                @ONLY FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
                GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+# Installed beside the tools, so that a project built against an installed hcart launches
+# the way the README does.
+install(PROGRAMS ${PROJECT_BINARY_DIR}/bin/hcart-mpiexec DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -1,4 +1,4 @@
-// The ZEUS-like hydrodynamics solver (DESIGN.md §9): density d and internal energy density
+// The ZEUS-like hydrodynamics solver (docs/zeus.md): density d and internal energy density
 // e at zone centres, velocities v[a] on the low faces of the zones in direction a; each step
 // a source step (pressure gradient, von Neumann-Richtmyer viscosity with its heating,
 // compressional heating) and a directionally split transport step (van Leer upwind

@@ -1,7 +1,7 @@
-# hcart-plan --json on the worked example of DESIGN.md §3.3 (2048x1024x512, halo 1,
-# node:8 socket:2 core:16): the hierarchical plan has level factors (4,2,1), (2,1,1),
-# (2,4,2) and dims 16x8x2; every plan's per-level bytes add up to its total; the schema
-# keys of docs/plan-json.md are present.
+# hcart-plan --json on the worked example of docs/algorithms.md, 'Multi-level plan'
+# (2048x1024x512, halo 1, node:8 socket:2 core:16): the hierarchical plan has level factors
+# (4,2,1), (2,1,1), (2,4,2) and dims 16x8x2; every plan's per-level bytes add up to its
+# total; the schema keys of docs/plan-json.md are present.
 cmake_minimum_required(VERSION 3.20)
 execute_process(COMMAND ${PROGRAM} --mesh 2048,1024,512 --halo 1,1,1
                         --machine "node:8 socket:2 core:16" --json

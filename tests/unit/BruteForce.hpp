@@ -32,7 +32,7 @@ inline void for_each_factorization(std::int64_t n, std::size_t d,
   rec(0, n);
 }
 
-// Criteria of DESIGN.md §3.2, written out directly.
+// Criteria of docs/algorithms.md, 'Weighted factorization', written out directly.
 inline bool reference_better(const Factors& a, const Factors& b, const std::vector<double>& w,
                              const std::vector<bool>& free_dir) {
   double sa = 0, sb = 0;

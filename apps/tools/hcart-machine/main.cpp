@@ -3,9 +3,10 @@
 //   hcart-mpiexec -n 4 hcart-machine [--mesh 512,512,512] [--machine "node:2 core:2"]
 //
 // Detects the hierarchy of the ranks it was started on (MPI shared-memory nodes, then
-// sockets, NUMA nodes, L3 caches and cores from each rank's hwloc binding; DESIGN.md §4),
-// or takes a synthetic one (--machine or $HCART_MACHINE), prints every rank's place in it,
-// then plans a mesh for it with every strategy side by side (as hcart-plan does).
+// sockets, NUMA nodes, L3 caches and cores from each rank's hwloc binding; docs/design.md,
+// 'The hardware hierarchy'), or takes a synthetic one (--machine or $HCART_MACHINE), prints
+// every rank's place in it, then plans a mesh for it with every strategy side by side (as
+// hcart-plan does).
 #include "CommandLine.hpp"
 #include "PlanReport.hpp"
 

@@ -3,8 +3,9 @@
 //   hcart-plan --mesh 2048,1024,512 --halo 1,1,1 --machine "node:8 socket:2 core:16"
 //
 // prints, for every strategy side by side, the per-level factors, the process grid and the
-// exact halo traffic per hardware level (DESIGN.md §3.4), and the saving against what
-// MPI_Dims_create gives. --json writes the same data as described in docs/plan-json.md.
+// exact halo traffic per hardware level (docs/algorithms.md, 'Traffic model'), and the
+// saving against what MPI_Dims_create gives. --json writes the same data as described in
+// docs/plan-json.md.
 #include "CommandLine.hpp"
 #include "PlanReport.hpp"
 

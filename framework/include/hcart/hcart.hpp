@@ -16,13 +16,17 @@
 #include <hcart/grid/Box.hpp>
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/Field.hpp>
+#include <hcart/grid/FieldChecks.hpp>
 #include <hcart/grid/Grid.hpp>
 #include <hcart/grid/GridSpec.hpp>
 #include <hcart/grid/Loops.hpp>
 #include <hcart/grid/MpiDims.hpp>
 #include <hcart/halo/HaloExchanger.hpp>
 #include <hcart/halo/HaloPlan.hpp>
+#include <hcart/halo/PhysicalBoundaries.hpp>
+#include <hcart/io/CommandLine.hpp>
 #include <hcart/io/Deck.hpp>
+#include <hcart/io/DecompositionTable.hpp>
 #include <hcart/io/FieldFile.hpp>
 #include <hcart/io/Xdmf.hpp>
 #include <hcart/mapping/Factorize.hpp>

@@ -1,3 +1,4 @@
+#include <hcart/core/Collective.hpp>
 #include <hcart/core/Error.hpp>
 #include <hcart/core/MpiCheck.hpp>
 #include <hcart/io/CommandLine.hpp>
@@ -44,7 +45,7 @@ bool CommandLine::parse(int argc, char** argv, MPI_Comm comm) {
     if (rank == 0) std::cout << m_schema.reference();
     return false;
   }
-  if (m_deck.empty()) {
+  if (m_deck.empty() && !m_deck_optional) {
     InputError error("a deck is required: " + m_program +
                      " DECK [--set table.key=value] (see --help)");
     error.set_collective(true);
@@ -54,6 +55,11 @@ bool CommandLine::parse(int argc, char** argv, MPI_Comm comm) {
 }
 
 Deck CommandLine::load_deck(MPI_Comm comm) const {
+  if (m_deck.empty()) {
+    Deck deck;
+    agree_on_errors(comm, [&] { deck = Deck::parse("", "(defaults)", m_overrides, m_schema); });
+    return deck;
+  }
   return Deck::load(comm, m_deck, m_overrides, m_schema);
 }
 

@@ -1,4 +1,4 @@
-// The weighted factorization (DESIGN.md §3.2).
+// The weighted factorization (docs/algorithms.md, 'Weighted factorization').
 //
 // The search walks the non-increasing sequences f_1 >= f_2 >= ... >= f_k of divisors with
 // product m (the part of n left to the free directions). Each factor, taken in decreasing

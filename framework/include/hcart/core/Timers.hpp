@@ -1,4 +1,5 @@
-// hcart::Timers: named, nestable timing regions with a report over all ranks (DESIGN.md §6).
+// hcart::Timers: named, nestable timing regions with a report over all ranks
+// (docs/api-guide.md).
 //
 //   hcart::Timers timers;
 //   {

@@ -1,5 +1,6 @@
 // hcart::Decomposition: the process grid of a GridSpec on a communicator, and where every
-// rank sits on it (DESIGN.md §2, §3.5, §5.1).
+// rank sits on it (docs/design.md, 'The flow of one run' and 'Strategies';
+// docs/api-guide.md).
 //
 //   hcart::DecompositionOptions opts;          // Hierarchical, free dims, detected machine
 //   hcart::Decomposition decomp(MPI_COMM_WORLD, spec, opts);

@@ -1,5 +1,5 @@
 // hcart::Grid: one rank's block of the global mesh — extents, offsets, index ranges and
-// loop policies — and the factory of its fields (DESIGN.md §5.1).
+// loop policies — and the factory of its fields (docs/api-guide.md).
 //
 //   hcart::Grid grid(decomp);
 //   std::array<int, 3> n = grid.local_size();             // owned cells

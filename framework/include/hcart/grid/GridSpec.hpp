@@ -1,4 +1,4 @@
-// hcart::GridSpec: the global mesh a user decomposes (DESIGN.md §5.1).
+// hcart::GridSpec: the global mesh a user decomposes (docs/api-guide.md).
 //
 //   hcart::GridSpec spec;
 //   spec.global_size = {256, 512, 1024};

@@ -36,6 +36,9 @@ public:
 
   /// \brief The CLI11 application: add the program's own options and flags to it.
   CLI::App& app() noexcept { return *m_app; }
+  /// \brief Lets the program run without a deck: the schema's defaults and the --set
+  /// values alone (for examples and small studies).
+  void allow_no_deck() noexcept { m_deck_optional = true; }
 
   /// \brief Parses the command line. Returns false when the program should end now: help
   /// or the deck reference was printed (on rank 0 of `comm`).
@@ -47,7 +50,8 @@ public:
   /// \brief The --set overrides, in the order given.
   const std::vector<std::string>& overrides() const noexcept { return m_overrides; }
 
-  /// \brief Reads and validates the deck with the overrides on every rank (Deck::load).
+  /// \brief Reads and validates the deck with the overrides on every rank (Deck::load); with
+  /// allow_no_deck() and no deck given, the defaults with the overrides.
   /// \throws hcart::InputError (collective) naming the file or the --set, line and key.
   Deck load_deck(MPI_Comm comm) const;
 
@@ -58,6 +62,7 @@ private:
   std::string m_deck;
   std::vector<std::string> m_overrides;
   bool m_reference = false;
+  bool m_deck_optional = false;
 };
 
 } // namespace hcart

@@ -1,4 +1,5 @@
-// hcart::Deck: input decks in TOML, validated against a schema (DESIGN.md §7).
+// hcart::Deck: input decks in TOML, validated against a schema (docs/decks.md; docs/design.md,
+// 'Decks and command lines').
 //
 // An application declares its keys once:
 //

@@ -1,5 +1,5 @@
 // Fields in parallel HDF5 files, in global index order, readable by any decomposition
-// (DESIGN.md §8; the file layout is documented in docs/output.md).
+// (the file layout is documented in docs/output.md).
 //
 //   hcart::FileMetadata meta;
 //   meta.time = t; meta.step = step; meta.deck = deck.resolved();

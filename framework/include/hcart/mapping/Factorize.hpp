@@ -1,5 +1,6 @@
 // hcart::factorize: the weighted factorization of a process count n into d factors
-// (DESIGN.md §3.2), the building block of every hcart decomposition.
+// (docs/algorithms.md, 'Weighted factorization'), the building block of every hcart
+// decomposition.
 //
 // Among all (n_0, ..., n_{d-1}) with prod n_i = n, fixed factors kept and n_i <= bound_i,
 // it returns the one that minimises, in this order:

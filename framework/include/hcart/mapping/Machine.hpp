@@ -5,7 +5,7 @@
 // the number of ranks. Every rank has a unit index per level (0 .. size-1 within its
 // parent). The indices come either from a rule (a synthetic machine, "node:4 socket:2
 // core:6", with Block or RoundRobin numbering of ranks) or from a table gathered from the
-// hardware (topology/ detects it; see DESIGN.md §4).
+// hardware (topology/ detects it; see docs/design.md, 'The hardware hierarchy').
 //
 //   auto m = hcart::Machine::parse("node:2 socket:2 core:4", hcart::Placement::RoundRobin);
 //   m.unit_indices(5);   // {1, 0, 2}: rank 5 is on node 1, socket 0, core 2

@@ -1,4 +1,5 @@
-// hcart::Plan: a process grid and where every rank goes on it (DESIGN.md §3.3).
+// hcart::Plan: a process grid and where every rank goes on it (docs/algorithms.md,
+// 'Multi-level plan').
 //
 // The multi-level plan factorizes the number of units of each machine level in turn,
 // coarse first, with the weights accumulated from the levels above,

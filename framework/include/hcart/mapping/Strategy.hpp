@@ -1,5 +1,5 @@
 // hcart::Strategy: how a process grid and the placement of ranks on it are chosen
-// (DESIGN.md §3.5).
+// (docs/design.md, 'Strategies').
 #pragma once
 
 #include <string>

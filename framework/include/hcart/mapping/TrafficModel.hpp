@@ -1,5 +1,5 @@
 // hcart::traffic_model: the exact halo traffic of a plan, classified by hardware level
-// (DESIGN.md §3.4).
+// (docs/algorithms.md, 'Traffic model').
 //
 // Every rank owns a block of the mesh by the balanced block rule (base = g/d, the first
 // g mod d coordinates get one more cell). For each rank, direction and side with a

@@ -1,5 +1,5 @@
 // hcart::RankFacts: what one rank knows about where it runs, the raw material of the
-// detected machine hierarchy (DESIGN.md §4).
+// detected machine hierarchy (docs/design.md, 'The hardware hierarchy').
 //
 // The node comes from MPI (ranks sharing memory); inside the node, for each hardware
 // object type hcart may use as a level (package, NUMA node, L3 cache, core), the logical

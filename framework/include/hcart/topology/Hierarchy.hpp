@@ -1,5 +1,5 @@
 // hcart::build_hierarchy: from every rank's hardware facts to a symmetric machine
-// hierarchy the planner can use (DESIGN.md §4).
+// hierarchy the planner can use (docs/design.md, 'The hardware hierarchy').
 //
 // The node level is used when every node holds the same number of ranks. Inside the nodes,
 // package ("socket"), NUMA node, L3 and core are tried in turn; a type becomes a level when

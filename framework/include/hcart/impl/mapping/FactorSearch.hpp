@@ -12,7 +12,8 @@ namespace hcart::impl {
 /// "4x2x1" (or with another separator), for messages.
 std::string join_numbers(const std::vector<std::int64_t>& values, const char* separator = "x");
 
-/// Relative tolerance for comparing weighted sums (DESIGN.md §3.2).
+/// Relative tolerance for comparing weighted sums (docs/algorithms.md, 'Weighted
+/// factorization').
 inline constexpr double sum_tolerance = 1e-12;
 
 /// -1 if a < b beyond the tolerance, +1 if a > b beyond it, 0 if they tie.
