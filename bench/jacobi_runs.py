@@ -6,9 +6,11 @@
 
 Each repeat runs every LABEL once, in turn (the order rotates from repeat to repeat, so no
 run always goes first), as BUILD/bin/hcart-mpiexec -n RANKS BUILD/bin/jacobi3d DECK with
-OMP_NUM_THREADS=THREADS, and reads MLUP/s from the run's JSON report. Prints min and median
-per label, and the ratio of each label's MLUP/s to the first label's, per repeat (min and
-median). Examples (docs/benchmarks.md):
+OMP_NUM_THREADS=THREADS, and reads MLUP/s from the run's JSON report. With more than one
+thread per rank each rank gets that many cores (Open MPI: --map-by slot:PE=THREADS
+--bind-to core; Open MPI binds each of up to 2 ranks to a single core otherwise). Prints min
+and median per label, and the ratio of each label's MLUP/s to the first label's, per repeat
+(min and median). Examples (docs/benchmarks.md):
 
     bench/jacobi_runs.py main=/tmp/main/build:2x1 new=build:2x1
     bench/jacobi_runs.py ranks=build-openmp:2x1 threads=build-openmp:1x2
@@ -59,6 +61,8 @@ def main():
                 env.setdefault("OMP_PROC_BIND", "false")
                 command = [os.path.join(run["build"], "bin", "hcart-mpiexec")]
                 command += [flag for f in args.flags for flag in f.split("=", 1)]
+                if run["threads"] > 1 and not args.flags:
+                    command += ["--map-by", f"slot:PE={run['threads']}", "--bind-to", "core"]
                 command += ["-n", str(run["ranks"]), os.path.join(run["build"], "bin", "jacobi3d"),
                             args.deck, "--set", f'output.directory="{out}"', "--set",
                             "output.every=0", "--set", 'output.timers_json="report.json"',

@@ -70,6 +70,10 @@ def main():
     f = newest(args.directory)
     d = f["fields/density"][:]
     t = float(f.attrs["time"])
+    for name in f["fields"]:
+        bad = int((~np.isfinite(f["fields/" + name][:])).sum())
+        if bad:
+            sys.exit(f"zeus_check: error: {name} has {bad} values that are NaN or infinite")
     if args.check in ("sod", "sine"):
         axis = args.axis
         profile = d.mean(axis=tuple(a for a in range(3) if a != axis))

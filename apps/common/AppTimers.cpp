@@ -1,5 +1,8 @@
 #include "AppTimers.hpp"
 
+#include <hcart/core/MpiCheck.hpp>
+#include <hcart/topology/Detect.hpp>
+
 namespace hcart::apps {
 
 void account_halo_times(Timers& timers, const HaloExchanger& halo, HaloTimes& accounted) {
@@ -9,6 +12,19 @@ void account_halo_times(Timers& timers, const HaloExchanger& halo, HaloTimes& ac
   timers.add("halo.unpack", t.unpack - accounted.unpack);
   if (t.check > accounted.check) timers.add("halo.check", t.check - accounted.check);
   accounted = t;
+}
+
+std::string thread_binding_note(MPI_Comm comm, int threads) {
+  int units = bound_processing_units();
+  if (units <= 0) units = 1 << 20; // unknown: no note
+  HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &units, 1, MPI_INT, MPI_MIN, comm));
+  if (threads <= units) return "";
+  return std::to_string(threads) + " threads per rank share " + std::to_string(units) +
+         (units == 1 ? " processing unit" : " processing units") +
+         " of the rank's CPU binding: give each rank its cores (Open MPI: mpiexec --map-by "
+         "slot:PE=" +
+         std::to_string(threads) +
+         " --bind-to core; Slurm: --cpus-per-task=" + std::to_string(threads) + ")";
 }
 
 nlohmann::json timers_json(const std::vector<Timers::Summary>& summary, bool with_calls) {

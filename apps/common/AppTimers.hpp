@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <string>
 #include <vector>
 
 namespace hcart::apps {
@@ -15,6 +16,12 @@ namespace hcart::apps {
 /// posting), halo.wait, halo.unpack and (when it ran) halo.check of `timers`, and moves
 /// `accounted` up to now.
 void account_halo_times(Timers& timers, const HaloExchanger& halo, HaloTimes& accounted);
+
+/// \brief A note when this rank runs more threads than its CPU binding has processing units
+/// (Open MPI binds each of up to 2 ranks to one core by default, so threads would share
+/// it), saying how to give each rank its cores; empty otherwise. Collective over `comm`:
+/// the note of the rank with the fewest units.
+std::string thread_binding_note(MPI_Comm comm, int threads);
 
 /// \brief One object per region: name, min, mean, max, imbalance (and calls, when asked).
 nlohmann::json timers_json(const std::vector<Timers::Summary>& summary, bool with_calls);

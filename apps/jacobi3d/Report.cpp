@@ -37,6 +37,8 @@ RunReport collect(const Decomposition& decomp, const Solver& solver, const Resul
   r.tolerance = solver.settings().tolerance;
   r.execution_space = execution_space_name();
   r.threads_per_rank = solver.threads_per_rank();
+  const std::string crowded = apps::thread_binding_note(decomp.comm(), host_threads());
+  if (!crowded.empty()) r.notes.push_back(crowded);
   r.iterations_per_pass = solver.iterations_per_pass(); // the ranks agreed on it
   const long asked = solver.settings().temporal_blocking;
   if (asked > 1 && r.iterations_per_pass < asked) {

@@ -13,9 +13,12 @@ KOKKOS_INLINE_FUNCTION double pressure(double e, double gamma) {
   return (gamma - 1.0) * e;
 }
 
-/// \brief Adiabatic sound speed squared: gamma p / rho.
+/// \brief Adiabatic sound speed squared: gamma p / rho, and zero where the internal energy
+/// has dipped below zero (cold gas, e.g. Noh's 1e-6 pressure, can undershoot by round-off
+/// of the transport; the square root of it would turn the whole state into NaN).
 KOKKOS_INLINE_FUNCTION double sound_speed_squared(double d, double e, double gamma) {
-  return gamma * (gamma - 1.0) * e / d;
+  const double c2 = gamma * (gamma - 1.0) * e / d;
+  return c2 > 0.0 ? c2 : 0.0;
 }
 
 /// \brief Van Leer's monotone slope of a zone from its two one-sided differences: the

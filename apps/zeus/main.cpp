@@ -62,6 +62,8 @@ Report run_once(const zeus::Config& config, bool verbose, int rank) {
   r.strategy = to_string(decomp.report().strategy);
   r.machine = decomp.report().machine + " (" + decomp.report().machine_source + ")";
   r.notes = decomp.report().notes;
+  const std::string crowded = apps::thread_binding_note(decomp.comm(), host_threads());
+  if (!crowded.empty()) r.notes.push_back(crowded);
   r.dims = decomp.dims();
   r.grid = apps::identity_of(decomp);
   r.level_factors = decomp.level_factors();

@@ -8,11 +8,13 @@
 #include <hcart/grid/MpiDims.hpp>
 #include <hcart/mapping/Factorize.hpp>
 #include <hcart/mapping/TrafficModel.hpp>
+#include <hcart/topology/Detect.hpp>
 #include <hcart/topology/LevelCommunicators.hpp>
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <sched.h>
 
 using hcart::test::world_rank;
 using hcart::test::world_size;
@@ -228,6 +230,15 @@ TEST(Decomposition, DetectedMachineWorksWhateverTheBinding) {
   const Decomposition d(MPI_COMM_WORLD, make_spec({32, 32, 32}, {1, 1, 1}, {}));
   EXPECT_EQ(d.machine().ranks(), world_size());
   EXPECT_EQ(d.report().machine_source, "detected");
+}
+
+// hwloc's reading of the binding against the kernel's (the launcher binds the ranks to one
+// core each, or not at all when oversubscribed).
+TEST(Detect, BoundProcessingUnitsAreTheAffinityMask) {
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  ASSERT_EQ(sched_getaffinity(0, sizeof(mask), &mask), 0);
+  EXPECT_EQ(hcart::bound_processing_units(), CPU_COUNT(&mask));
 }
 
 TEST(LevelCommunicators, UnitsAndLeadersFollowTheMachine) {

@@ -43,6 +43,14 @@ RankFacts local_facts(int node) {
 
 } // namespace
 
+int bound_processing_units() {
+  impl::HwlocTopology topology;
+  if (hwloc_topology_load(topology.get()) < 0) return -1;
+  impl::HwlocBitmap binding;
+  if (hwloc_get_cpubind(topology.get(), binding.get(), HWLOC_CPUBIND_PROCESS) < 0) return -1;
+  return hwloc_bitmap_weight(binding.get());
+}
+
 DetectedHierarchy detect_machine(MPI_Comm comm) {
   const int node = node_index(comm);
   RankFacts mine;

@@ -19,6 +19,10 @@
 
 namespace hcart {
 
+/// \brief Processing units (hardware threads) this process may run on, from its CPU
+/// binding (hwloc); -1 when the binding cannot be read. Not collective.
+int bound_processing_units();
+
 /// \brief Detects the hierarchy of the ranks of `comm` (collective).
 /// \throws hcart::Error if MPI or hwloc fail.
 DetectedHierarchy detect_machine(MPI_Comm comm);
