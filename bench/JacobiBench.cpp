@@ -1,7 +1,8 @@
 // Jacobi3D benchmarks (issue targets in docs/benchmarks.md):
-//   hcart-mpiexec -n 1 build/bin/hcart-bench-jacobi --roofline   [--size 256] [--temporal-blocking
-//   N]
-//     hcart's Jacobi sweep on one rank against the copy bandwidth measured in the same run.
+//   hcart-mpiexec -n 1 build/bin/hcart-bench-jacobi --roofline [--size 256]
+//                 [--temporal-blocking N] [--json FILE]
+//     hcart's Jacobi sweep against the copy bandwidth measured in the same run (on one rank,
+//     or on every core with one rank each: the bandwidth is that of all ranks together).
 //   hcart-mpiexec -n 2 build/bin/hcart-bench-jacobi --reference  [--size 256]
 //     hcart's solver (as the app sets it up, and with one iteration per pass) against a
 //     Jacobi written the textbook way, side by side.
@@ -17,10 +18,13 @@
 #include <hcart/hcart.hpp>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <string>
 #include <vector>
 
 namespace {
@@ -159,6 +163,8 @@ int main(int argc, char* argv[]) {
         ->check(CLI::Range(0L, 64L));
     app.add_flag("--roofline", roofline, "sweep against the copy roofline");
     app.add_flag("--reference", reference, "hcart against the textbook Jacobi");
+    std::string json_path;
+    app.add_option("--json", json_path, "also write the --roofline figures to this JSON file");
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -189,39 +195,46 @@ int main(int argc, char* argv[]) {
                   iterations, solver.iterations_per_pass(), grid.halo_width()[0]);
     }
     if (roofline) {
+      // Every timed section starts and ends with a barrier: the times are those of the
+      // slowest rank, and the bandwidths are of all ranks together (the whole socket or
+      // device with one rank per core or per GPU share).
       auto u = grid.make_field<double>("copy_u"), v = grid.make_field<double>("copy_v");
       Kokkos::deep_copy(u, 1.0);
       const auto e = grid.extent();
-      const double copied = double(e[0]) * e[1] * e[2];
+      double copied = double(e[0]) * e[1] * e[2];
+      HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &copied, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
       solver.iterate(2);
       one_per_pass.iterate(2);
+      auto timed = [&](auto&& body) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        const auto t0 = Clock::now();
+        body();
+        MPI_Barrier(MPI_COMM_WORLD);
+        return seconds_since(t0) / iterations;
+      };
       std::vector<double> t_copy, t_memcpy, t_sweep, t_single, share, share_single;
       for (int r = 0; r < repeats; ++r) {
-        auto t0 = Clock::now();
-        for (int it = 0; it < iterations; ++it) {
-          hcart::for_each_cell("copy", grid.with_halo_box(), CopyField{u, v});
-          hcart::fence("copy");
-        }
-        t_copy.push_back(seconds_since(t0) / iterations);
-        t0 = Clock::now();
-        for (int it = 0; it < iterations; ++it) {
-          Kokkos::deep_copy(v, u); // std::copy on the host, cudaMemcpy on a device
-          hcart::fence("copy");
-        }
-        t_memcpy.push_back(seconds_since(t0) / iterations);
-        t0 = Clock::now();
-        solver.iterate(iterations);
-        t_sweep.push_back(seconds_since(t0) / iterations);
-        t0 = Clock::now();
-        one_per_pass.iterate(iterations);
-        t_single.push_back(seconds_since(t0) / iterations);
+        t_copy.push_back(timed([&] {
+          for (int it = 0; it < iterations; ++it) {
+            hcart::for_each_cell("copy", grid.with_halo_box(), CopyField{u, v});
+            hcart::fence("copy");
+          }
+        }));
+        t_memcpy.push_back(timed([&] {
+          for (int it = 0; it < iterations; ++it) {
+            Kokkos::deep_copy(v, u); // std::copy on the host, cudaMemcpy on a device
+            hcart::fence("copy");
+          }
+        }));
+        t_sweep.push_back(timed([&] { solver.iterate(iterations); }));
+        t_single.push_back(timed([&] { one_per_pass.iterate(iterations); }));
         const double best_copy = std::min(t_copy.back(), t_memcpy.back());
         share.push_back(cells / copied * best_copy / t_sweep.back());
         share_single.push_back(cells / copied * best_copy / t_single.back());
       }
+      const auto c = stats(t_copy), m = stats(t_memcpy), s = stats(t_sweep), f = stats(share);
+      const auto s1 = stats(t_single), f1 = stats(share_single);
       if (root) {
-        const auto c = stats(t_copy), m = stats(t_memcpy), s = stats(t_sweep), f = stats(share);
-        const auto s1 = stats(t_single), f1 = stats(share_single);
         std::printf(
             "copy kernel (grid policy)   min %8.3f ms  median %8.3f ms  %.1f GB/s at 16 B/cell\n",
             c.min * 1e3, c.median * 1e3, copied * 16 / c.min / 1e9);
@@ -238,6 +251,30 @@ int main(int argc, char* argv[]) {
                     s1.min * 1e3, s1.median * 1e3, cells / s1.min / 1e6);
         std::printf("share of the copy roofline  min %8.1f %%   median %8.1f %%\n", f1.min * 100,
                     f1.median * 100);
+      }
+      if (root && !json_path.empty()) {
+        auto timing = [](const hcart::bench::Stats& t) {
+          return nlohmann::json{{"min_s", t.min}, {"median_s", t.median}};
+        };
+        nlohmann::json out = {
+            {"benchmark", "jacobi_roofline"},
+            {"ranks", env.size()},
+            {"size", size},
+            {"execution_space", hcart::execution_space_name()},
+            {"threads_per_rank", hcart::host_threads()},
+            {"iterations_per_pass", solver.iterations_per_pass()},
+            {"copy_kernel", timing(c)},
+            {"deep_copy", timing(m)},
+            {"copy_bandwidth_gb_s", copied * 16 / std::min(c.min, m.min) / 1e9},
+            {"iteration", timing(s)},
+            {"glups", cells / s.min / 1e9},
+            {"roofline_share", {{"min", f.min}, {"median", f.median}}},
+            {"one_per_pass_iteration", timing(s1)},
+            {"one_per_pass_glups", cells / s1.min / 1e9},
+            {"one_per_pass_roofline_share", {{"min", f1.min}, {"median", f1.median}}}};
+        std::ofstream file(json_path);
+        file << out.dump(2) << "\n";
+        if (!file) throw hcart::Error("cannot write --json file '" + json_path + "'");
       }
     }
     if (reference) {

@@ -2,7 +2,7 @@
 """Jacobi3D runs side by side: builds, rank counts and threads per rank, on one deck.
 
     bench/jacobi_runs.py [--deck DECK] [--repeats N] [--set table.key=value ...]
-                         [--mpiexec-flag=FLAG ...] LABEL=BUILD:RANKSxTHREADS ...
+                         [--mpiexec-flag=FLAG ...] [--json FILE] LABEL=BUILD:RANKSxTHREADS ...
 
 Each repeat runs every LABEL once, in turn (the order rotates from repeat to repeat, so no
 run always goes first), as BUILD/bin/hcart-mpiexec -n RANKS BUILD/bin/jacobi3d DECK with
@@ -10,7 +10,7 @@ OMP_NUM_THREADS=THREADS, and reads MLUP/s from the run's JSON report. With more 
 thread per rank each rank gets that many cores (Open MPI: --map-by slot:PE=THREADS
 --bind-to core; Open MPI binds each of up to 2 ranks to a single core otherwise). Prints min
 and median per label, and the ratio of each label's MLUP/s to the first label's, per repeat
-(min and median). Examples (docs/benchmarks.md):
+(min and median); --json FILE writes the same figures, and every repeat, to FILE. Examples (docs/benchmarks.md):
 
     bench/jacobi_runs.py main=/tmp/main/build:2x1 new=build:2x1
     bench/jacobi_runs.py ranks=build-openmp:2x1 threads=build-openmp:1x2
@@ -48,6 +48,7 @@ def main():
     parser.add_argument("--set", action="append", default=[], dest="overrides")
     parser.add_argument("--mpiexec-flag", action="append", default=[], dest="flags",
                         help="extra flag for hcart-mpiexec, e.g. --mpiexec-flag=--bind-to=core")
+    parser.add_argument("--json", help="also write the figures to this JSON file")
     args = parser.parse_args()
     if args.repeats < 1:
         sys.exit(f"jacobi_runs.py: --repeats {args.repeats}: expected at least 1")
@@ -90,6 +91,17 @@ def main():
               f"{r.get('execution_space', '?'):>8} {r.get('iterations_per_pass', 1):>8} "
               f"{min(run['mlups']):11.1f} {statistics.median(run['mlups']):9.1f} "
               f"{min(ratios):10.3f} {statistics.median(ratios):8.3f}")
+        run["ratios"] = ratios
+    if args.json:
+        summary = {"deck": args.deck, "repeats": args.repeats, "overrides": args.overrides, "runs": [
+            {"label": run["label"], "build": run["build"], "ranks": run["ranks"],
+             "threads": run["threads"], "execution_space": run["report"].get("execution_space"),
+             "iterations_per_pass": run["report"].get("iterations_per_pass"),
+             "mlups": run["mlups"], "seconds": run["seconds"],
+             "mlups_min": min(run["mlups"]), "mlups_median": statistics.median(run["mlups"]),
+             "ratio_to_first": run["ratios"]} for run in runs]}
+        with open(args.json, "w") as f:
+            json.dump(summary, f, indent=2)
 
 
 if __name__ == "__main__":

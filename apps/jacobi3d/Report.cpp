@@ -132,31 +132,11 @@ nlohmann::json to_json(const RunReport& r, const std::string& deck) {
 }
 
 void print_comparison(std::ostream& out, const std::vector<std::vector<RunReport>>& runs) {
-  std::vector<std::string> header = {"strategy"};
-  std::vector<apps::GridIdentity> grids;
-  for (const auto& repeats : runs) {
-    header.push_back(repeats.front().strategy);
-    grids.push_back(repeats.front().grid);
-  }
-  const std::vector<int> same = apps::same_grid_as(grids);
-  apps::Table table(header);
-  auto row = [&](const std::string& label, auto cell) {
-    std::vector<std::string> cells = {label};
-    for (std::size_t k = 0; k < runs.size(); ++k)
-      cells.push_back(cell(k, runs[k].front()));
-    table.add_row(cells);
-  };
-  auto seconds = [&](std::size_t k) {
-    std::vector<double> t;
-    for (const auto& r : runs[k])
-      t.push_back(r.result.seconds);
-    return apps::spread(t);
-  };
+  apps::ComparisonTable<RunReport> table(runs);
+  auto row = [&](const std::string& label, auto cell) { table.row(label, cell); };
+  auto seconds = [&](std::size_t k) { return table.seconds(k); };
   auto mlups = [&](std::size_t k) {
-    std::vector<double> m;
-    for (const auto& r : runs[k])
-      m.push_back(r.mlups);
-    return apps::spread(m);
+    return table.over_runs(k, [](const RunReport& r) { return r.mlups; });
   };
   std::size_t mpi = runs.size();
   for (std::size_t k = 0; k < runs.size(); ++k) {
@@ -171,15 +151,16 @@ void print_comparison(std::ostream& out, const std::vector<std::vector<RunReport
                : factors_text(r);
   });
   row("decomposition", [&](std::size_t k, const RunReport&) {
-    return same[k] < 0 ? std::string("-") : "same as " + runs[same[k]].front().strategy;
+    const std::string same = table.same_as(k);
+    return same.empty() ? std::string("-") : same;
   });
-  table.add_rule();
+  table.rule();
   for (std::size_t l = 0; l + 1 < runs.front().front().level_names.size(); ++l) {
     row(runs.front().front().level_names[l] + " halo bytes", [l](std::size_t, const RunReport& r) {
       return apps::human_bytes(static_cast<double>(r.halo_bytes[l]));
     });
   }
-  table.add_rule();
+  table.rule();
   row("runs", [&](std::size_t k, const RunReport&) { return std::to_string(runs[k].size()); });
   row("iterations",
       [](std::size_t, const RunReport& r) { return std::to_string(r.result.iterations); });
@@ -200,7 +181,7 @@ void print_comparison(std::ostream& out, const std::vector<std::vector<RunReport
   row("MLUP/s median",
       [&](std::size_t k, const RunReport&) { return apps::fixed(mlups(k).median, "%.1f"); });
   if (mpi < runs.size()) {
-    table.add_rule();
+    table.rule();
     const std::string coarsest = runs.front().front().level_names[0];
     row("saving vs mpi, " + coarsest + " bytes", [&](std::size_t, const RunReport& r) {
       const long long base = runs[mpi].front().halo_bytes[0];
@@ -208,11 +189,8 @@ void print_comparison(std::ostream& out, const std::vector<std::vector<RunReport
                                           static_cast<double>(base))
                       : std::string("-");
     });
-    row("saving vs mpi, median time", [&](std::size_t k, const RunReport&) {
-      if (k == mpi) return std::string("-");
-      if (same[k] >= 0) return "same as " + runs[same[k]].front().strategy;
-      return apps::saving_text(seconds(k).median, seconds(mpi).median);
-    });
+    row("saving vs mpi, median time",
+        [&](std::size_t k, const RunReport&) { return table.time_saving(k, mpi); });
   }
   table.print(out);
   out << "(" << runs.front().size()

@@ -6,6 +6,7 @@
 //   build/bin/jacobi3d DECK --set jacobi.max_iterations=200 --set mesh.size=[32,32,32]
 #include "AppDeck.hpp"
 #include "CommandLine.hpp"
+#include "Compare.hpp"
 #include "JacobiConfig.hpp"
 #include "JacobiSolver.hpp"
 #include "PassPlan.hpp"
@@ -60,13 +61,10 @@ int main(int argc, char* argv[]) {
                            jacobi::schema());
     bool compare = false;
     int repeats = 3;
-    cli.app().add_flag("--compare", compare,
-                       "run every strategy (mpi, weighted, hierarchical; manual when dims are "
-                       "given) --repeats times, in turn, and print them side by side");
-    cli.app()
-        .add_option("--repeats", repeats, "runs per strategy in compare mode (min and median)")
-        ->capture_default_str()
-        ->check(CLI::Range(1, 1000));
+    hcart::apps::add_compare_options(
+        cli.app(), compare, repeats,
+        "run every strategy (mpi, weighted, hierarchical; manual when dims are "
+        "given) --repeats times, in turn, and print them side by side");
     if (!cli.parse(argc, argv, MPI_COMM_WORLD)) return 0;
     const hcart::Deck deck = cli.load_deck(MPI_COMM_WORLD);
     jacobi::Config config;

@@ -107,56 +107,36 @@ void print_run(const Report& r) {
 // Compare mode's table: a column per strategy over its runs (min and median), and "same as"
 // where a strategy produced the decomposition of an earlier one.
 void print_comparison(const std::vector<std::vector<Report>>& runs) {
-  std::vector<std::string> header = {"strategy"};
-  std::vector<apps::GridIdentity> grids;
-  for (const auto& repeats : runs) {
-    header.push_back(repeats.front().strategy);
-    grids.push_back(repeats.front().grid);
-  }
-  const std::vector<int> same = apps::same_grid_as(grids);
-  apps::Table table(header);
-  auto row = [&](const std::string& label, auto cell) {
-    std::vector<std::string> cells = {label};
-    for (std::size_t k = 0; k < runs.size(); ++k)
-      cells.push_back(cell(k, runs[k].front()));
-    table.add_row(cells);
-  };
-  auto seconds = [&](std::size_t k) {
-    std::vector<double> t;
-    for (const auto& r : runs[k])
-      t.push_back(r.result.seconds);
-    return apps::spread(t);
-  };
-  row("dims", [](std::size_t, const Report& r) {
+  apps::ComparisonTable<Report> table(runs);
+  table.row("dims", [](std::size_t, const Report& r) {
     return apps::join({r.dims[0], r.dims[1], r.dims[2]});
   });
-  row("decomposition", [&](std::size_t k, const Report&) {
-    return same[k] < 0 ? std::string("-") : "same as " + runs[same[k]].front().strategy;
+  table.row("decomposition", [&](std::size_t k, const Report&) {
+    const std::string same = table.same_as(k);
+    return same.empty() ? std::string("-") : same;
   });
-  row(runs.front().front().level_names[0] + " halo bytes", [](std::size_t, const Report& r) {
+  table.row(runs.front().front().level_names[0] + " halo bytes", [](std::size_t, const Report& r) {
     return apps::human_bytes(static_cast<double>(r.halo_bytes[0]));
   });
-  row("all halo bytes", [](std::size_t, const Report& r) {
+  table.row("all halo bytes", [](std::size_t, const Report& r) {
     long long sum = 0;
     for (std::size_t l = 0; l + 1 < r.halo_bytes.size(); ++l)
       sum += r.halo_bytes[l];
     return apps::human_bytes(static_cast<double>(sum));
   });
-  row("runs", [&](std::size_t k, const Report&) { return std::to_string(runs[k].size()); });
-  row("steps", [](std::size_t, const Report& r) { return std::to_string(r.result.steps); });
-  row("seconds min / median", [&](std::size_t k, const Report&) {
-    const apps::Spread t = seconds(k);
+  table.row("runs", [&](std::size_t k, const Report&) { return std::to_string(runs[k].size()); });
+  table.row("steps", [](std::size_t, const Report& r) { return std::to_string(r.result.steps); });
+  table.row("seconds min / median", [&](std::size_t k, const Report&) {
+    const apps::Spread t = table.seconds(k);
     return fixed(t.min, "%.3f") + " / " + fixed(t.median, "%.3f");
   });
-  row("Mzone updates/s/rank",
-      [](std::size_t, const Report& r) { return fixed(r.zone_updates_per_rank / 1e6, "%.3f"); });
-  row("halo share",
-      [](std::size_t, const Report& r) { return fixed(100 * r.halo_share, "%.1f%%"); });
-  row("saving vs mpi, median time", [&](std::size_t k, const Report&) {
-    if (k == 0) return std::string("-");
-    if (same[k] >= 0) return "same as " + runs[same[k]].front().strategy;
-    return apps::saving_text(seconds(k).median, seconds(0).median);
+  table.row("Mzone updates/s/rank", [](std::size_t, const Report& r) {
+    return fixed(r.zone_updates_per_rank / 1e6, "%.3f");
   });
+  table.row("halo share",
+            [](std::size_t, const Report& r) { return fixed(100 * r.halo_share, "%.1f%%"); });
+  table.row("saving vs mpi, median time",
+            [&](std::size_t k, const Report&) { return table.time_saving(k, 0); });
   std::cout << "\n";
   table.print(std::cout);
   std::cout << "(" << runs.front().size()
@@ -192,12 +172,9 @@ int main(int argc, char* argv[]) {
         zeus::schema());
     bool compare = false;
     int repeats = 3;
-    cli.app().add_flag("--compare", compare,
-                       "run every strategy --repeats times, in turn, and print them side by side");
-    cli.app()
-        .add_option("--repeats", repeats, "runs per strategy in compare mode (min and median)")
-        ->capture_default_str()
-        ->check(CLI::Range(1, 1000));
+    hcart::apps::add_compare_options(
+        cli.app(), compare, repeats,
+        "run every strategy --repeats times, in turn, and print them side by side");
     if (!cli.parse(argc, argv, MPI_COMM_WORLD)) return 0;
     const hcart::Deck deck = cli.load_deck(MPI_COMM_WORLD);
     zeus::Config config;
