@@ -120,6 +120,9 @@ GridPlan plan_grid(const Settings& settings, const GridSpec& spec,
     if (trial.dims()[d] > 1 || spec.periodic[d])
       plan.spec.halo_width[d] = static_cast<int>(plan.depth);
   }
+  // Rows on 32-byte boundaries (PassPlan.hpp): one rank holds all k when k is not cut.
+  if (trial.dims()[2] == 1 && !spec.periodic[2] && spec.global_size[2] % kAlignedRowHalo == 0)
+    plan.spec.halo_width[2] = std::max(plan.spec.halo_width[2], kAlignedRowHalo);
   return plan;
 }
 

@@ -14,7 +14,12 @@
 // Across a side with a neighbour a pass needs halos as deep as its iterations: the depth is
 // at most the halo width there, and the app's halo width is the depth in the directions
 // that ranks cut or wrap (1 elsewhere: only Dirichlet values are read there), so every
-// exchange moves exactly the layers the next pass reads. All ranks agree on one depth. The
+// exchange moves exactly the layers the next pass reads. One exception, for the memory
+// layout: in the fastest direction (k), where it is not cut or wrapped and its owned rows are
+// a multiple of 4 cells, the halo is 4 deep (kAlignedRowHalo), so that every row and its
+// first owned cell start on a 32-byte boundary and the row sweep's vector loads never
+// straddle two cache lines (192^3 on 2 ranks: rows of 200 cells, not 194; about 3% of the
+// run). Those extra layers only hold boundary values. All ranks agree on one depth. The
 // process grid is the one of a halo of one layer (the communication of one iteration): the
 // depth changes how often halos move, not in which directions.
 #pragma once
@@ -30,6 +35,10 @@
 #include <array>
 
 namespace hcart::jacobi {
+
+/// \brief The halo width of the fastest direction where it only holds boundary values and
+/// the owned rows are a multiple of this many cells (see above).
+constexpr int kAlignedRowHalo = 4;
 
 /// \brief The shape of one rank's block as the policy sees it.
 struct BlockShape {

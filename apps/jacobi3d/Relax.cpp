@@ -4,6 +4,8 @@
 #include <hcart/core/HostClones.hpp>
 #include <hcart/grid/Loops.hpp>
 
+#include <limits>
+
 namespace hcart::jacobi {
 
 namespace {
@@ -16,6 +18,7 @@ HCART_HOST_CLONES double relax_rows(const double* __restrict below, const double
                                     const Stencil s, bool check) {
   const double* a = centre;
   double worst = 0.0;
+  int nan = 0;
   for (int r = 0; r < rows; ++r, below += sj, a += sj, above += sj, out += sj,
            rhs = rhs != nullptr ? rhs + sj : nullptr) {
     if (rhs == nullptr && !check) {
@@ -27,11 +30,15 @@ HCART_HOST_CLONES double relax_rows(const double* __restrict below, const double
     for (int k = k0; k < k1; ++k) {
       const double next = update(below[k], above[k], a[k - sj], a[k + sj], a[k - 1], a[k + 1],
                                  rhs != nullptr ? rhs[k] : 0.0, s);
-      const double change = change_of(next, a[k]);
+      const double change = next > a[k] ? next - a[k] : a[k] - next;
       worst = change > worst ? change : worst;
+      nan |= change != change ? 1 : 0;
       out[k] = next;
     }
   }
+  // change_of()'s rule (a NaN change counts as infinite), with the NaN test kept out of the
+  // max so that both vectorise: a NaN mapped inside the loop cost 4% of the default run.
+  if (nan != 0) worst = std::numeric_limits<double>::infinity();
   return check ? worst : 0.0;
 }
 
