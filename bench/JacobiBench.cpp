@@ -194,6 +194,15 @@ int main(int argc, char* argv[]) {
                   env.size(), size, decomp.dims()[0], decomp.dims()[1], decomp.dims()[2], repeats,
                   iterations, solver.iterations_per_pass(), grid.halo_width()[0]);
     }
+    // A timed section per call, between barriers: the time of the slowest rank, per
+    // iteration.
+    auto timed = [&](auto&& body) {
+      MPI_Barrier(MPI_COMM_WORLD);
+      const auto t0 = Clock::now();
+      body();
+      MPI_Barrier(MPI_COMM_WORLD);
+      return seconds_since(t0) / iterations;
+    };
     if (roofline) {
       // Every timed section starts and ends with a barrier: the times are those of the
       // slowest rank, and the bandwidths are of all ranks together (the whole socket or
@@ -205,13 +214,6 @@ int main(int argc, char* argv[]) {
       HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &copied, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
       solver.iterate(2);
       one_per_pass.iterate(2);
-      auto timed = [&](auto&& body) {
-        MPI_Barrier(MPI_COMM_WORLD);
-        const auto t0 = Clock::now();
-        body();
-        MPI_Barrier(MPI_COMM_WORLD);
-        return seconds_since(t0) / iterations;
-      };
       std::vector<double> t_copy, t_memcpy, t_sweep, t_single, share, share_single;
       for (int r = 0; r < repeats; ++r) {
         t_copy.push_back(timed([&] {
@@ -284,13 +286,6 @@ int main(int argc, char* argv[]) {
       one_per_pass.iterate(2);
       std::vector<double> t_hcart, t_single, t_book, ratio, ratio_single;
       // Timed back to back; which code goes first alternates between repeats.
-      auto timed = [&](auto&& body) {
-        MPI_Barrier(MPI_COMM_WORLD);
-        const auto t0 = Clock::now();
-        body();
-        MPI_Barrier(MPI_COMM_WORLD);
-        return seconds_since(t0) / iterations;
-      };
       for (int r = 0; r < repeats; ++r) {
         const auto run_hcart = [&] {
           t_hcart.push_back(timed([&] { solver.iterate(iterations); }));

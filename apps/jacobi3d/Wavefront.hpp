@@ -53,7 +53,7 @@ private:
   WavefrontBlock m_block;
   long m_depth;
   int m_threads = 1;
-  Kokkos::DefaultHostExecutionSpace m_space; // made once: Kokkos 4 allocates in each
+  Kokkos::DefaultHostExecutionSpace m_space;        // made once: Kokkos 4 allocates in each
   Kokkos::View<double*, Kokkos::HostSpace> m_ring;  // the intermediate iterations' planes
   Kokkos::View<double*, Kokkos::HostSpace> m_worst; // per thread
 };

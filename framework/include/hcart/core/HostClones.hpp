@@ -14,7 +14,7 @@
 #pragma once
 
 #if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) &&                              \
-    (!defined(__clang__) || __clang_major__ >= 14) && !defined(__CUDACC__) &&                        \
+    (!defined(__clang__) || __clang_major__ >= 14) && !defined(__CUDACC__) &&                      \
     !defined(HCART_NO_HOST_CLONES)
 #define HCART_HOST_CLONES __attribute__((target_clones("avx2", "default")))
 #else
