@@ -30,7 +30,7 @@ HCART_HOST_CLONES double relax_rows(const double* __restrict below, const double
     for (int k = k0; k < k1; ++k) {
       const double next = update(below[k], above[k], a[k - sj], a[k + sj], a[k - 1], a[k + 1],
                                  rhs != nullptr ? rhs[k] : 0.0, s);
-      const double change = next > a[k] ? next - a[k] : a[k] - next;
+      const double change = abs_change(next, a[k]);
       worst = change > worst ? change : worst;
       nan |= change != change ? 1 : 0;
       out[k] = next;

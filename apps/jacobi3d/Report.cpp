@@ -133,8 +133,6 @@ nlohmann::json to_json(const RunReport& r, const std::string& deck) {
 
 void print_comparison(std::ostream& out, const std::vector<std::vector<RunReport>>& runs) {
   apps::ComparisonTable<RunReport> table(runs);
-  auto row = [&](const std::string& label, auto cell) { table.row(label, cell); };
-  auto seconds = [&](std::size_t k) { return table.seconds(k); };
   auto mlups = [&](std::size_t k) {
     return table.over_runs(k, [](const RunReport& r) { return r.mlups; });
   };
@@ -142,55 +140,57 @@ void print_comparison(std::ostream& out, const std::vector<std::vector<RunReport
   for (std::size_t k = 0; k < runs.size(); ++k) {
     if (runs[k].front().strategy == "mpi") mpi = k;
   }
-  row("dims", [](std::size_t, const RunReport& r) {
+  table.row("dims", [](std::size_t, const RunReport& r) {
     return apps::join({r.dims[0], r.dims[1], r.dims[2]});
   });
-  row("level factors", [](std::size_t, const RunReport& r) {
+  table.row("level factors", [](std::size_t, const RunReport& r) {
     return r.level_factors.size() == 1 && r.strategy != "hierarchical" && r.strategy != "manual"
                ? std::string("(world order)")
                : factors_text(r);
   });
-  row("decomposition", [&](std::size_t k, const RunReport&) {
+  table.row("decomposition", [&](std::size_t k, const RunReport&) {
     const std::string same = table.same_as(k);
     return same.empty() ? std::string("-") : same;
   });
   table.rule();
   for (std::size_t l = 0; l + 1 < runs.front().front().level_names.size(); ++l) {
-    row(runs.front().front().level_names[l] + " halo bytes", [l](std::size_t, const RunReport& r) {
-      return apps::human_bytes(static_cast<double>(r.halo_bytes[l]));
-    });
+    table.row(runs.front().front().level_names[l] + " halo bytes",
+              [l](std::size_t, const RunReport& r) {
+                return apps::human_bytes(static_cast<double>(r.halo_bytes[l]));
+              });
   }
   table.rule();
-  row("runs", [&](std::size_t k, const RunReport&) { return std::to_string(runs[k].size()); });
-  row("iterations",
-      [](std::size_t, const RunReport& r) { return std::to_string(r.result.iterations); });
-  row("threads per rank",
-      [](std::size_t, const RunReport& r) { return std::to_string(r.threads_per_rank); });
-  row("iterations per pass",
-      [](std::size_t, const RunReport& r) { return std::to_string(r.iterations_per_pass); });
-  row("compute / iteration", [](std::size_t, const RunReport& r) {
+  table.row("runs",
+            [&](std::size_t k, const RunReport&) { return std::to_string(runs[k].size()); });
+  table.row("iterations",
+            [](std::size_t, const RunReport& r) { return std::to_string(r.result.iterations); });
+  table.row("threads per rank",
+            [](std::size_t, const RunReport& r) { return std::to_string(r.threads_per_rank); });
+  table.row("iterations per pass",
+            [](std::size_t, const RunReport& r) { return std::to_string(r.iterations_per_pass); });
+  table.row("compute / iteration", [](std::size_t, const RunReport& r) {
     return apps::fixed(r.compute_per_iteration * 1e3, "%.3f ms");
   });
-  row("halo / iteration", [](std::size_t, const RunReport& r) {
+  table.row("halo / iteration", [](std::size_t, const RunReport& r) {
     return apps::fixed(r.halo_per_iteration * 1e3, "%.3f ms");
   });
-  row("seconds min / median", [&](std::size_t k, const RunReport&) {
-    const apps::Spread t = seconds(k);
+  table.row("seconds min / median", [&](std::size_t k, const RunReport&) {
+    const apps::Spread t = table.seconds(k);
     return apps::fixed(t.min, "%.3f") + " / " + apps::fixed(t.median, "%.3f");
   });
-  row("MLUP/s median",
-      [&](std::size_t k, const RunReport&) { return apps::fixed(mlups(k).median, "%.1f"); });
+  table.row("MLUP/s median",
+            [&](std::size_t k, const RunReport&) { return apps::fixed(mlups(k).median, "%.1f"); });
   if (mpi < runs.size()) {
     table.rule();
     const std::string coarsest = runs.front().front().level_names[0];
-    row("saving vs mpi, " + coarsest + " bytes", [&](std::size_t, const RunReport& r) {
+    table.row("saving vs mpi, " + coarsest + " bytes", [&](std::size_t, const RunReport& r) {
       const long long base = runs[mpi].front().halo_bytes[0];
       return base > 0 ? apps::saving_text(static_cast<double>(r.halo_bytes[0]),
                                           static_cast<double>(base))
                       : std::string("-");
     });
-    row("saving vs mpi, median time",
-        [&](std::size_t k, const RunReport&) { return table.time_saving(k, mpi); });
+    table.row("saving vs mpi, median time",
+              [&](std::size_t k, const RunReport&) { return table.time_saving(k, mpi); });
   }
   table.print(out);
   out << "(" << runs.front().size()
