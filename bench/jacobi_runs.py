@@ -10,7 +10,8 @@ OMP_NUM_THREADS=THREADS, and reads MLUP/s from the run's JSON report. With more 
 thread per rank each rank gets that many cores (Open MPI: --map-by slot:PE=THREADS
 --bind-to core; Open MPI binds each of up to 2 ranks to a single core otherwise). Prints min
 and median per label, and the ratio of each label's MLUP/s to the first label's, per repeat
-(min and median); --json FILE writes the same figures, and every repeat, to FILE. Examples (docs/benchmarks.md):
+(min and median); --json FILE writes the same figures, and every repeat (with the compute
+time of the slowest rank, from the report's timers), to FILE. Examples (docs/benchmarks.md):
 
     bench/jacobi_runs.py main=/tmp/main/build:2x1 new=build:2x1
     bench/jacobi_runs.py ranks=build-openmp:2x1 threads=build-openmp:1x2
@@ -37,7 +38,7 @@ def parse_run(text):
         if not os.access(os.path.join(build, "bin", program), os.X_OK):
             sys.exit(f"jacobi_runs.py: run '{text}': no {build}/bin/{program}; build it first")
     return {"label": label, "build": build, "ranks": ranks, "threads": threads, "mlups": [],
-            "seconds": []}
+            "seconds": [], "compute_max": []}
 
 
 def main():
@@ -78,9 +79,14 @@ def main():
                     report = json.load(f)
                 run["mlups"].append(report["mlups"])
                 run["seconds"].append(report["seconds"])
+                # The slowest rank's kernel time: the run's time less halo waits and checks.
+                compute = [t["max"] for t in report.get("timers", []) if t["name"] == "compute"]
+                run["compute_max"].append(compute[0] if compute else None)
                 run["report"] = report
                 print(f"repeat {repeat + 1}/{args.repeats} {run['label']:>12}: "
-                      f"{report['mlups']:8.1f} MLUP/s  {report['seconds']:.3f} s", flush=True)
+                      f"{report['mlups']:8.1f} MLUP/s  {report['seconds']:.3f} s"
+                      + (f"  (compute, slowest rank: {compute[0]:.3f} s)" if compute else ""),
+                      flush=True)
     first = runs[0]
     print(f"\n{'label':>12} {'layout':>9} {'space':>8} {'per pass':>8} "
           f"{'MLUP/s min':>11} {'median':>9} {'ratio min':>10} {'median':>8}")
@@ -97,7 +103,7 @@ def main():
             {"label": run["label"], "build": run["build"], "ranks": run["ranks"],
              "threads": run["threads"], "execution_space": run["report"].get("execution_space"),
              "iterations_per_pass": run["report"].get("iterations_per_pass"),
-             "mlups": run["mlups"], "seconds": run["seconds"],
+             "mlups": run["mlups"], "seconds": run["seconds"], "compute_max": run["compute_max"],
              "mlups_min": min(run["mlups"]), "mlups_median": statistics.median(run["mlups"]),
              "ratio_to_first": run["ratios"]} for run in runs]}
         with open(args.json, "w") as f:

@@ -35,16 +35,12 @@ KOKKOS_INLINE_FUNCTION double update(double west, double east, double south, dou
   return ((west + east) * s.cx + (south + north) * s.cy + (down + up) * s.cz - rhs) * s.inv_diag;
 }
 
-/// \brief |next - old|, NaN when either is (the host row sweep tests for that beside its max).
-KOKKOS_INLINE_FUNCTION double abs_change(double next, double old) {
-  return next > old ? next - old : old - next;
-}
-
 /// \brief The change |next - old| of one cell, or +infinity when it is not finite: a NaN
 /// would vanish from a max reduction (every comparison with it is false), and a solution
-/// that stopped being finite would look converged.
+/// that stopped being finite would look converged. (The host row sweep, Relax.cpp, computes
+/// the same values through their bit patterns.)
 KOKKOS_INLINE_FUNCTION double change_of(double next, double old) {
-  const double change = abs_change(next, old);
+  const double change = next > old ? next - old : old - next;
   return change == change ? change : std::numeric_limits<double>::infinity();
 }
 

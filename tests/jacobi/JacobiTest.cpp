@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 
 using namespace hcart;
 using hcart::test::first_ranks;
@@ -160,6 +161,26 @@ TEST(Jacobi, BitwiseIdenticalForEveryDecompositionAndEqualToASerialReference) {
   }
 }
 
+namespace {
+// u and rhs, halos included, from xorshift64: values with all bits of the mantissa in use.
+void fill_random(const Field<double>& u, const Field<double>& rhs) {
+  auto hu = Kokkos::create_mirror_view(u), hf = Kokkos::create_mirror_view(rhs);
+  unsigned long long x = 88172645463325252ULL + static_cast<unsigned long long>(world_rank());
+  auto next = [&] {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return static_cast<double>(x % 1000003) / 997.0 - 500.0;
+  };
+  for (std::size_t c = 0; c < hu.size(); ++c) {
+    hu.data()[c] = next();
+    hf.data()[c] = next();
+  }
+  Kokkos::deep_copy(u, hu);
+  Kokkos::deep_copy(rhs, hf);
+}
+} // namespace
+
 // The host row loop (LoopPattern::HostRows) and the portable kernel (what a device runs)
 // write the same bits and find the same residual, on whole blocks and odd boxes, Laplace
 // and Poisson.
@@ -170,22 +191,7 @@ TEST(Jacobi, HostRowsAndPortableKernelAgreeBitwise) {
   const Decomposition decomp(MPI_COMM_WORLD, spec);
   const Grid grid(decomp);
   auto u = grid.make_field<double>("u"), rhs = grid.make_field<double>("rhs");
-  {
-    auto hu = Kokkos::create_mirror_view(u), hf = Kokkos::create_mirror_view(rhs);
-    unsigned long long x = 88172645463325252ULL + static_cast<unsigned long long>(world_rank());
-    auto next = [&] { // xorshift64: values with all bits of the mantissa in use
-      x ^= x << 13;
-      x ^= x >> 7;
-      x ^= x << 17;
-      return static_cast<double>(x % 1000003) / 997.0 - 500.0;
-    };
-    for (std::size_t c = 0; c < hu.size(); ++c) {
-      hu.data()[c] = next();
-      hf.data()[c] = next();
-    }
-    Kokkos::deep_copy(u, hu);
-    Kokkos::deep_copy(rhs, hf);
-  }
+  fill_random(u, rhs);
   const jacobi::Stencil st = jacobi::make_stencil(13, 17, 19);
   Box odd = grid.owned_box();
   odd.lo[0] += 1;
@@ -212,6 +218,39 @@ TEST(Jacobi, HostRowsAndPortableKernelAgreeBitwise) {
           written += hr.data()[c] != 0.0;
         EXPECT_EQ(written, box.cells());
       }
+    }
+  }
+}
+
+// A change that is not finite (a NaN of either sign, or an infinity, in one cell of u) makes
+// the residual +infinity in both patterns: the row loop's max over bit patterns must not
+// drop a NaN whose sign bit is set, nor rank it below a finite change.
+TEST(Jacobi, HostRowsAndPortableKernelReportANonFiniteChangeAsInfinite) {
+  if (!host_execution) GTEST_SKIP() << "the host row pattern exists in host builds only";
+  GridSpec spec;
+  spec.global_size = {13, 17, 19};
+  const Decomposition decomp(MPI_COMM_WORLD, spec);
+  const Grid grid(decomp);
+  auto u = grid.make_field<double>("u"), rhs = grid.make_field<double>("rhs");
+  const jacobi::Stencil st = jacobi::make_stencil(13, 17, 19);
+  const Box owned = grid.owned_box();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  for (const double bad : {nan, -nan, inf, -inf}) {
+    fill_random(u, rhs);
+    // One cell near the middle of this rank's block (every rank holds one).
+    auto hu = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u);
+    hu((owned.lo[0] + owned.hi[0]) / 2, (owned.lo[1] + owned.hi[1]) / 2,
+       (owned.lo[2] + owned.hi[2]) / 2) = bad;
+    Kokkos::deep_copy(u, hu);
+    for (bool poisson : {false, true}) {
+      auto rows = grid.make_field<double>("rows"), cells = grid.make_field<double>("cells");
+      const double a =
+          jacobi::relax(LoopPattern::HostRows, {u, rows, rhs, poisson}, owned, st, true);
+      const double b =
+          jacobi::relax(LoopPattern::Portable, {u, cells, rhs, poisson}, owned, st, true);
+      EXPECT_EQ(a, inf) << "host rows, u holds " << bad << ", poisson " << poisson;
+      EXPECT_EQ(b, inf) << "portable, u holds " << bad << ", poisson " << poisson;
     }
   }
 }
