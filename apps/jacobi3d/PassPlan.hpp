@@ -18,8 +18,9 @@
 // layout: in the fastest direction (k), where it is not cut or wrapped and its owned rows are
 // a multiple of 4 cells, the halo is 4 deep (kAlignedRowHalo), so that every row and its
 // first owned cell start on a 32-byte boundary and the row sweep's vector loads never
-// straddle two cache lines (192^3 on 2 ranks: rows of 200 cells, not 194; about 3% of the
-// run). Those extra layers only hold boundary values. All ranks agree on one depth. The
+// straddle two cache lines (192^3 on 2 ranks: rows of 200 cells, not 194; on this 2-core
+// test machine its effect was within the noise, docs/benchmarks.md). Those extra layers only
+// hold boundary values. All ranks agree on one depth. The
 // process grid is the one of a halo of one layer (the communication of one iteration): the
 // depth changes how often halos move, not in which directions.
 #pragma once

@@ -181,33 +181,58 @@ void fill_random(const Field<double>& u, const Field<double>& rhs) {
 }
 } // namespace
 
+namespace {
+GridSpec relax_spec() {
+  GridSpec spec;
+  spec.global_size = {13, 17, 19};
+  return spec;
+}
+
+// Both loop patterns of jacobi::relax on one grid, u and rhs random (host builds only: the
+// row pattern exists there alone).
+class RelaxPatterns : public ::testing::Test {
+protected:
+  struct Both {
+    Field<double> rows, cells; // what each pattern wrote
+    double rows_residual, cells_residual;
+  };
+
+  void SetUp() override {
+    if (!host_execution) GTEST_SKIP() << "the host row pattern exists in host builds only";
+    fill_random(u, rhs);
+  }
+  Both relax_both(const Box& box, bool poisson, bool check) const {
+    Both r{grid.make_field<double>("rows"), grid.make_field<double>("cells"), 0.0, 0.0};
+    r.rows_residual =
+        jacobi::relax(LoopPattern::HostRows, {u, r.rows, rhs, poisson}, box, stencil, check);
+    r.cells_residual =
+        jacobi::relax(LoopPattern::Portable, {u, r.cells, rhs, poisson}, box, stencil, check);
+    return r;
+  }
+
+  const Decomposition decomp{MPI_COMM_WORLD, relax_spec()};
+  const Grid grid{decomp};
+  const Field<double> u = grid.make_field<double>("u"), rhs = grid.make_field<double>("rhs");
+  const jacobi::Stencil stencil = jacobi::make_stencil(13, 17, 19);
+};
+} // namespace
+
 // The host row loop (LoopPattern::HostRows) and the portable kernel (what a device runs)
 // write the same bits and find the same residual, on whole blocks and odd boxes, Laplace
 // and Poisson.
-TEST(Jacobi, HostRowsAndPortableKernelAgreeBitwise) {
-  if (!host_execution) GTEST_SKIP() << "the host row pattern exists in host builds only";
-  GridSpec spec;
-  spec.global_size = {13, 17, 19};
-  const Decomposition decomp(MPI_COMM_WORLD, spec);
-  const Grid grid(decomp);
-  auto u = grid.make_field<double>("u"), rhs = grid.make_field<double>("rhs");
-  fill_random(u, rhs);
-  const jacobi::Stencil st = jacobi::make_stencil(13, 17, 19);
+TEST_F(RelaxPatterns, AgreeBitwise) {
   Box odd = grid.owned_box();
   odd.lo[0] += 1;
   odd.hi[2] -= 2;
   for (const Box& box : {grid.owned_box(), odd}) {
     for (bool poisson : {false, true}) {
       for (bool check : {false, true}) {
-        auto rows = grid.make_field<double>("rows"), cells = grid.make_field<double>("cells");
-        const double a =
-            jacobi::relax(LoopPattern::HostRows, {u, rows, rhs, poisson}, box, st, check);
-        const double b =
-            jacobi::relax(LoopPattern::Portable, {u, cells, rhs, poisson}, box, st, check);
-        const auto hr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rows);
-        const auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cells);
+        const Both r = relax_both(box, poisson, check);
+        const auto hr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), r.rows);
+        const auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), r.cells);
         EXPECT_EQ(std::memcmp(hr.data(), hc.data(), hr.size() * sizeof(double)), 0)
             << "poisson " << poisson << " check " << check;
+        const double a = r.rows_residual, b = r.cells_residual;
         EXPECT_EQ(std::memcmp(&a, &b, sizeof a), 0) << a << " vs " << b;
         if (check) {
           EXPECT_GT(a, 0.0);
@@ -225,14 +250,7 @@ TEST(Jacobi, HostRowsAndPortableKernelAgreeBitwise) {
 // A change that is not finite (a NaN of either sign, or an infinity, in one cell of u) makes
 // the residual +infinity in both patterns: the row loop's max over bit patterns must not
 // drop a NaN whose sign bit is set, nor rank it below a finite change.
-TEST(Jacobi, HostRowsAndPortableKernelReportANonFiniteChangeAsInfinite) {
-  if (!host_execution) GTEST_SKIP() << "the host row pattern exists in host builds only";
-  GridSpec spec;
-  spec.global_size = {13, 17, 19};
-  const Decomposition decomp(MPI_COMM_WORLD, spec);
-  const Grid grid(decomp);
-  auto u = grid.make_field<double>("u"), rhs = grid.make_field<double>("rhs");
-  const jacobi::Stencil st = jacobi::make_stencil(13, 17, 19);
+TEST_F(RelaxPatterns, ReportANonFiniteChangeAsInfinite) {
   const Box owned = grid.owned_box();
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
@@ -244,13 +262,9 @@ TEST(Jacobi, HostRowsAndPortableKernelReportANonFiniteChangeAsInfinite) {
        (owned.lo[2] + owned.hi[2]) / 2) = bad;
     Kokkos::deep_copy(u, hu);
     for (bool poisson : {false, true}) {
-      auto rows = grid.make_field<double>("rows"), cells = grid.make_field<double>("cells");
-      const double a =
-          jacobi::relax(LoopPattern::HostRows, {u, rows, rhs, poisson}, owned, st, true);
-      const double b =
-          jacobi::relax(LoopPattern::Portable, {u, cells, rhs, poisson}, owned, st, true);
-      EXPECT_EQ(a, inf) << "host rows, u holds " << bad << ", poisson " << poisson;
-      EXPECT_EQ(b, inf) << "portable, u holds " << bad << ", poisson " << poisson;
+      const Both r = relax_both(owned, poisson, true);
+      EXPECT_EQ(r.rows_residual, inf) << "host rows, u holds " << bad << ", poisson " << poisson;
+      EXPECT_EQ(r.cells_residual, inf) << "portable, u holds " << bad << ", poisson " << poisson;
     }
   }
 }
