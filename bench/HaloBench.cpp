@@ -1,22 +1,29 @@
 // Halo exchange benchmark (issue targets in docs/benchmarks.md), run on 2 ranks:
 //   hcart-mpiexec -n 2 build/bin/hcart-bench-halo [--size 256] [--repeats 7] [--iterations 20]
-//  1. hcart::HaloExchanger, Faces, one 256^3 double field: time per exchange, and the share
-//     of packing and unpacking in it.
-//  2. A hand-written exchange of the same faces, side by side: plain loops pack each face,
-//     MPI_Sendrecv per direction and side, plain loops unpack.
+//  1. hcart::HaloExchanger, Faces, one 256^3 double field: time per exchange, the share of
+//     packing and unpacking in it, and a device-to-device copy of the bytes packed (the
+//     floor of each of the two).
+//  2. A hand-written exchange of the same faces, side by side, as a Kokkos user writes it:
+//     each face copied into a buffer from a subview (Kokkos::deep_copy, a kernel on every
+//     backend), MPI_Sendrecv per direction and side, the received buffer copied into the
+//     halo; on a GPU MPI gets device buffers or host mirrors, as hcart's exchanger would
+//     (the report says which).
 //  3. A 7-point stencil sweep over the owned cells with the grid's policy, against the
 //     copy bandwidth measured in the same run (a streaming copy of two arrays of the same
 //     size): the roofline time is updates * 16 B / copy bandwidth (one read and one write
 //     per update once the neighbours are in cache; the copy is counted the same way).
 #include "BenchTiming.hpp"
 
+#include <hcart/core/DeviceAwareMpi.hpp>
 #include <hcart/hcart.hpp>
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -47,22 +54,36 @@ double slowest(double t, MPI_Comm comm) {
   return t;
 }
 
-// The textbook exchange: for each direction and side, pack the face with loops, swap
-// with MPI_Sendrecv, unpack with loops.
+// The textbook exchange as a Kokkos user writes it: for each direction and side, copy the
+// face into a contiguous buffer (Kokkos::deep_copy from a subview: a kernel on any backend),
+// swap with MPI_Sendrecv, copy the received buffer into the halo. MPI gets the device
+// buffers when hcart's run-time decision says it takes device memory (device_mpi()), else
+// host mirrors of them (on a host build the mirror is the buffer itself: no copy).
 class HandWrittenExchange {
 public:
-  explicit HandWrittenExchange(const hcart::Grid& grid) : m_grid(grid) {
+  using Buffer = Kokkos::View<double***, Kokkos::LayoutRight, hcart::MemorySpace>;
+
+  explicit HandWrittenExchange(const hcart::Grid& grid)
+      : m_grid(grid), m_device_buffers(hcart::device_mpi().device_buffers) {
     const auto n = grid.local_size();
-    std::size_t most = 0;
+    const auto h = grid.halo_width();
     for (int d = 0; d < 3; ++d) {
-      std::size_t face = 1;
-      for (int j = 0; j < 3; ++j)
-        face *= j == d ? grid.halo_width()[d] : n[j];
-      most = std::max(most, face);
+      std::array<int, 3> face = n;
+      face[d] = h[d];
+      m_send[d] = Buffer("send", face[0], face[1], face[2]);
+      m_recv[d] = Buffer("recv", face[0], face[1], face[2]);
+      m_send_host[d] = Kokkos::create_mirror_view(m_send[d]);
+      m_recv_host[d] = Kokkos::create_mirror_view(m_recv[d]);
     }
-    m_send.resize(most);
-    m_recv.resize(most);
   }
+
+  /// \brief Where MPI reads and writes, for the report.
+  const char* buffers() const {
+    if (hcart::host_execution) return "host memory";
+    return m_device_buffers ? "device buffers to MPI"
+                            : "device buffers staged through host mirrors";
+  }
+
   void exchange(const hcart::Field<double>& u) {
     const auto n = m_grid.local_size();
     const auto h = m_grid.halo_width();
@@ -75,37 +96,25 @@ public:
         const int to = decomp.neighbour(o);
         const int from = decomp.neighbour({-o[0], -o[1], -o[2]});
         if (to == MPI_PROC_NULL && from == MPI_PROC_NULL) continue;
-        std::array<int, 3> slo{h[0], h[1], h[2]}, shi{h[0] + n[0], h[1] + n[1], h[2] + n[2]};
-        std::array<int, 3> rlo = slo, rhi = shi;
-        if (side > 0) {
-          slo[d] = n[d];
-          shi[d] = n[d] + h[d];
-          rlo[d] = 0;
-          rhi[d] = h[d];
-        } else {
-          slo[d] = h[d];
-          shi[d] = 2 * h[d];
-          rlo[d] = h[d] + n[d];
-          rhi[d] = n[d] + 2 * h[d];
-        }
-        std::size_t count = 0;
+        // Owned cells [h, h + n); towards +1 the last h owned layers go, and the low halo
+        // [0, h) is filled from the -1 side; the mirror image towards -1.
+        std::array<std::pair<int, int>, 3> send, recv;
+        for (int j = 0; j < 3; ++j)
+          send[j] = recv[j] = {h[j], h[j] + n[j]};
+        send[d] = side > 0 ? std::make_pair(n[d], n[d] + h[d]) : std::make_pair(h[d], 2 * h[d]);
+        recv[d] = side > 0 ? std::make_pair(0, h[d]) : std::make_pair(h[d] + n[d], n[d] + 2 * h[d]);
         if (to != MPI_PROC_NULL) {
-          for (int i = slo[0]; i < shi[0]; ++i)
-            for (int j = slo[1]; j < shi[1]; ++j)
-              for (int k = slo[2]; k < shi[2]; ++k)
-                m_send[count++] = u(i, j, k);
+          Kokkos::deep_copy(m_send[d], Kokkos::subview(u, send[0], send[1], send[2]));
+          if (!m_device_buffers) Kokkos::deep_copy(m_send_host[d], m_send[d]);
         }
-        const std::size_t cells =
-            static_cast<std::size_t>(rhi[0] - rlo[0]) * (rhi[1] - rlo[1]) * (rhi[2] - rlo[2]);
-        MPI_Sendrecv(m_send.data(), static_cast<int>(count), MPI_DOUBLE, to, d * 2 + (side > 0),
-                     m_recv.data(), static_cast<int>(cells), MPI_DOUBLE, from, d * 2 + (side > 0),
-                     decomp.comm(), MPI_STATUS_IGNORE);
+        const int count = static_cast<int>(m_send[d].size());
+        double* out = m_device_buffers ? m_send[d].data() : m_send_host[d].data();
+        double* in = m_device_buffers ? m_recv[d].data() : m_recv_host[d].data();
+        MPI_Sendrecv(out, to == MPI_PROC_NULL ? 0 : count, MPI_DOUBLE, to, d * 2 + (side > 0), in,
+                     count, MPI_DOUBLE, from, d * 2 + (side > 0), decomp.comm(), MPI_STATUS_IGNORE);
         if (from != MPI_PROC_NULL) {
-          count = 0;
-          for (int i = rlo[0]; i < rhi[0]; ++i)
-            for (int j = rlo[1]; j < rhi[1]; ++j)
-              for (int k = rlo[2]; k < rhi[2]; ++k)
-                u(i, j, k) = m_recv[count++];
+          if (!m_device_buffers) Kokkos::deep_copy(m_recv[d], m_recv_host[d]);
+          Kokkos::deep_copy(Kokkos::subview(u, recv[0], recv[1], recv[2]), m_recv[d]);
         }
       }
     }
@@ -113,7 +122,9 @@ public:
 
 private:
   const hcart::Grid& m_grid;
-  std::vector<double> m_send, m_recv;
+  bool m_device_buffers;
+  std::array<Buffer, 3> m_send, m_recv; // per direction: a face of h[d] layers
+  std::array<Buffer::HostMirror, 3> m_send_host, m_recv_host;
 };
 
 } // namespace
@@ -150,9 +161,22 @@ int main(int argc, char* argv[]) {
     // 1 + 2: hcart against the hand-written exchange, interleaved repeat by repeat.
     hcart::HaloExchanger halo(grid, hcart::HaloMode::Faces);
     HandWrittenExchange manual(grid);
+    if (root) {
+      std::printf("hand-written exchange: %s; hcart's exchanger: %s\n", manual.buffers(),
+                  hcart::device_mpi().reason.c_str());
+    }
     halo.exchange(u);
     manual.exchange(u);
-    std::vector<double> t_hcart, t_manual, pack_share;
+    // The bytes this rank packs per exchange, and a device-to-device copy of as many bytes:
+    // the floor that packing (field to buffer) and unpacking (buffer to field) each have.
+    std::int64_t packed = 0;
+    for (const std::int64_t b : halo.counters().bytes)
+      packed += b;
+    packed /= std::max<std::int64_t>(1, halo.counters().exchanges);
+    const Kokkos::View<char*, hcart::MemorySpace> from("copy_from",
+                                                       static_cast<std::size_t>(packed)),
+        to("copy_to", static_cast<std::size_t>(packed));
+    std::vector<double> t_hcart, t_manual, pack_share, pack_unpack, t_bytes;
     for (int r = 0; r < repeats; ++r) {
       const hcart::HaloTimes before = halo.times();
       MPI_Barrier(comm);
@@ -170,6 +194,15 @@ int main(int argc, char* argv[]) {
       t_manual.push_back(slowest(seconds_since(t0), comm) / iterations);
       t_hcart.push_back(th);
       pack_share.push_back(share);
+      double mine = (after.pack - before.pack + after.unpack - before.unpack) / iterations;
+      MPI_Allreduce(MPI_IN_PLACE, &mine, 1, MPI_DOUBLE, MPI_MAX, comm);
+      pack_unpack.push_back(mine);
+      hcart::fence("bench_copy");
+      t0 = Clock::now();
+      for (int it = 0; it < iterations; ++it)
+        Kokkos::deep_copy(to, from);
+      hcart::fence("bench_copy");
+      t_bytes.push_back(slowest(seconds_since(t0), comm) / iterations);
     }
     std::vector<double> ratio(t_hcart.size());
     for (std::size_t r = 0; r < ratio.size(); ++r)
@@ -183,6 +216,13 @@ int main(int argc, char* argv[]) {
       std::printf("ratio hcart / hand-written       min %8.3f     median %8.3f\n", c.min, c.median);
       std::printf("pack + unpack share of hcart     min %8.1f %%   median %8.1f %%\n", p.min * 100,
                   p.median * 100);
+      const auto pu = stats(pack_unpack), cb = stats(t_bytes);
+      std::printf("pack + unpack (slowest rank)     min %8.3f ms  median %8.3f ms\n", pu.min * 1e3,
+                  pu.median * 1e3);
+      std::printf("copy of the packed bytes (%.2f MiB) min %6.3f ms  median %8.3f ms  "
+                  "(pack + unpack / copy at the medians: %.2f)\n",
+                  static_cast<double>(packed) / (1 << 20), cb.min * 1e3, cb.median * 1e3,
+                  pu.median / cb.median);
     }
 
     // 2b. Full mode: 26 concurrent messages against 3 ordered phases; and three fields in

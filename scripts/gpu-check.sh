@@ -1,19 +1,33 @@
 #!/usr/bin/env bash
-# One command for a GPU node (docs/benchmarks.md, "GPU and many-core runs"): set up, build
-# hcart with CUDA (and with OpenMP for the host CPU), run the test suite on the GPU, run the
-# GPU and many-core benchmarks, and write every log and JSON under $OUT (default out/gpu).
+# One command for a GPU node (docs/benchmarks.md, "GPU and many-core runs"): check the
+# machine, set up, build hcart with CUDA (and with OpenMP for the host CPU), run the test
+# suite on the GPU, run the GPU and many-core benchmarks, and pack every log and JSON into
+# one archive.
 #
 #   scripts/gpu-check.sh [--kit DIR] [STEP ...]
 #
 # STEPs, in this order when none is named: setup build test bench cpu
 #   setup  the kit's setup.sh (parallel HDF5, toml11, Kokkos 4.6.01 CUDA + OpenMP builds)
 #   build  build-cuda (nvcc_wrapper, Kokkos CUDA) and build-openmp (host compiler, OpenMP)
-#   test   the whole suite of build-cuda (1-8 ranks share the GPU); JUnit XML and a log
-#   bench  on the GPU: Jacobi sweep against the device copy at 256^3 and 512^3; the halo
-#          exchange split (pack, MPI, unpack) on 2 ranks; Jacobi3D and ZEUS runs with JSON
-#          reports, and ZEUS on the GPU against the same deck on the CPU build
+#   test   the whole suite of build-cuda (ranks share the GPU); JUnit XML and a log
+#   bench  on the GPU: Jacobi sweep against the device copy over a sweep of mesh sizes; the
+#          halo exchange split (pack, MPI, unpack, and a device copy of the same bytes) on 2
+#          and 4 ranks; Jacobi3D and ZEUS runs with JSON reports, and ZEUS on the GPU
+#          against the same deck on the CPU build
 #   cpu    the host CPU: Jacobi3D at every ranks x threads layout of its cores (P x 1,
-#          sqrt(P) x sqrt(P), 1 x P; ranks bound to cores) and the copy bandwidth of P ranks
+#          sqrt(P) x sqrt(P), 1 x P; ranks bound to cores) and the copy bandwidth of P ranks;
+#          ZEUS Sod and Sedov on P ranks (zone updates per second against the GPU's)
+# Before any step it checks the machine and stops with one line (exit 2) when it does not
+# fit: nvidia-smi present, at least one GPU, a driver of the R580 series or newer (CUDA 13),
+# and a compute mode that lets several processes share a GPU (Default; Exclusive_Process
+# only with MPS). Several ranks share one GPU through MPS when nvidia-cuda-mps-control is
+# there (the script starts and stops its daemon); without it they time-slice the GPU, and
+# tests of more than HCART_GPU_MAX_RANKS ranks per GPU (default 4) are left out, by name.
+# Every step runs under a time limit (seconds: HCART_GPU_LIMIT_SETUP 300, _BUILD 600,
+# _TEST 900, _BENCH 600, _CPU 300), so one hung test cannot take the whole run.
+# Logs and JSON go to HCART_GPU_LOGS (default out/gpu); when $OUT is set (the device tool's
+# results folder) they are packed at the end, also after a failure, into
+# $OUT/gpu-check.tar.gz, beside a copy of summary.txt.
 # Each step skips what is already there (a second call on a warm machine goes on where the
 # first stopped). --kit DIR: a folder holding the set-up kit `device/` and the Kokkos source
 # `kokkos/` (default .device, git-ignored). Steps other than setup take Kokkos from
@@ -26,14 +40,15 @@ while [ $# -gt 0 ]; do
   case $1 in
     --kit) kit=${2:?--kit needs a folder}; shift 2 ;;
     setup|build|test|bench|cpu) steps+=("$1"); shift ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "gpu-check.sh: unknown argument '$1' (expected --kit DIR or setup|build|test|bench|cpu)" >&2; exit 2 ;;
   esac
 done
 [ ${#steps[@]} -gt 0 ] || steps=(setup build test bench cpu)
-out=${OUT:-out/gpu}
+out=${HCART_GPU_LOGS:-out/gpu}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+results=${OUT:-}
 jobs=$(nproc)
 cuda=${KOKKOS_CUDA:-/opt/kokkos-cuda}
 openmp=${KOKKOS_OPENMP:-/opt/kokkos-openmp}
@@ -42,15 +57,83 @@ hdf5_flag=()
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 say() { echo "gpu-check.sh: $*" | tee -a "$out/summary.txt"; }
-timed() { # label, command...: runs it with its output in $out/<label>.log
+refuse() { echo "gpu-check.sh: $*" | tee -a "$out/summary.txt" >&2; exit 2; }
+limit=600 # seconds, per command: set by each step
+timed() { # label, command...: runs it with its output in $out/<label>.log, within $limit s
   local label=$1 start=$SECONDS rc=0
   shift
-  "$@" >"$out/$label.log" 2>&1 || rc=$?
-  say "$label: exit $rc after $((SECONDS - start)) s (log: $label.log)"
+  timeout --kill-after=20 "$limit" "$@" >"$out/$label.log" 2>&1 || rc=$?
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    say "$label: stopped at the time limit of $limit s (log: $label.log)"
+  else
+    say "$label: exit $rc after $((SECONDS - start)) s (log: $label.log)"
+  fi
   return $rc
 }
 
+# Packs the logs into $OUT (at most a few files come back from a device call).
+pack() {
+  [ -n "$results" ] || return 0
+  mkdir -p "$results"
+  tar -czf "$results/gpu-check.tar.gz" -C "$(dirname "$out")" "$(basename "$out")" 2>/dev/null || true
+  cp "$out/summary.txt" "$results/summary.txt" 2>/dev/null || true
+}
+
+mps_pipe=""
+stop_mps() {
+  if [ -n "$mps_pipe" ]; then
+    echo quit | CUDA_MPS_PIPE_DIRECTORY=$mps_pipe nvidia-cuda-mps-control >/dev/null 2>&1 || true
+    mps_pipe=""
+  fi
+}
+trap 'stop_mps; pack' EXIT
+
+# The machine: GPUs, driver, compute mode; MPS or a cap on ranks per GPU.
+max_ranks=${HCART_GPU_MAX_RANKS:-4}
+sharing=""
+preflight() {
+  command -v nvidia-smi >/dev/null || refuse "no nvidia-smi: this is not a GPU machine (or its driver is missing)"
+  local query
+  query=$(nvidia-smi --query-gpu=index,name,driver_version,compute_mode --format=csv,noheader 2>&1) ||
+    refuse "nvidia-smi cannot query the GPUs: $(echo "$query" | head -1)"
+  local gpus driver major modes
+  gpus=$(echo "$query" | grep -c . || true)
+  [ "$gpus" -ge 1 ] || refuse "nvidia-smi lists no GPU"
+  driver=$(echo "$query" | head -1 | awk -F', *' '{print $3}')
+  major=${driver%%.*}
+  [[ "$major" =~ ^[0-9]+$ ]] || refuse "driver version '$driver' not understood"
+  [ "$major" -ge 580 ] || refuse "driver $driver: CUDA 13 needs the R580 series or newer"
+  modes=$(echo "$query" | awk -F', *' '{print $4}' | sort -u | paste -sd, -)
+  local mps=0
+  command -v nvidia-cuda-mps-control >/dev/null && mps=1
+  case "$modes" in
+    Default) ;;
+    Exclusive_Process) [ "$mps" -eq 1 ] ||
+      refuse "compute mode Exclusive_Process and no MPS: only one rank per GPU; set Default (nvidia-smi -c DEFAULT, as root) or install MPS" ;;
+    *) refuse "compute mode '$modes': the suite needs Default (or Exclusive_Process with MPS) to share a GPU between ranks" ;;
+  esac
+  say "$gpus GPU(s): $(echo "$query" | head -1 | awk -F', *' '{print $2}'), driver $driver, compute mode $modes"
+  if [ "$mps" -eq 1 ]; then
+    mps_pipe=$(mktemp -d /tmp/hcart-mps-pipe.XXXX)
+    export CUDA_MPS_PIPE_DIRECTORY=$mps_pipe CUDA_MPS_LOG_DIRECTORY=$mps_pipe
+    if nvidia-cuda-mps-control -d >/dev/null 2>&1; then
+      sharing="mps"
+      say "ranks share the GPU through MPS (daemon started, pipe $mps_pipe)"
+    else
+      mps_pipe=""
+      unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+      say "MPS did not start: ranks time-slice the GPU"
+    fi
+  fi
+  if [ -z "$sharing" ]; then
+    sharing="time-sliced"
+    say "no MPS: ranks time-slice the GPU; at most $max_ranks ranks per GPU ($gpus GPU(s)): tests of more are left out"
+  fi
+  max_ranks=$((max_ranks * gpus))
+}
+
 step_setup() {
+  limit=${HCART_GPU_LIMIT_SETUP:-300}
   [ -f "$kit/device/setup.sh" ] || { echo "gpu-check.sh: no $kit/device/setup.sh: copy the set-up kit and the Kokkos source into $kit (device/, kokkos/)" >&2; exit 2; }
   timed setup bash "$kit/device/setup.sh" all
   nvidia-smi >"$out/nvidia-smi.txt" 2>&1 || true
@@ -66,25 +149,37 @@ configure_and_build() { # dir, kokkos prefix, extra cmake flags...
     cmake --build "$dir" -j "$jobs"
 }
 step_build() {
+  limit=${HCART_GPU_LIMIT_BUILD:-600}
   timed build-cuda configure_and_build build-cuda "$cuda" -DCMAKE_CXX_COMPILER="$cuda/bin/nvcc_wrapper"
   timed build-openmp configure_and_build build-openmp "$openmp"
 }
 
 step_test() {
-  # 1 to 8 ranks share the GPU; a few tests at a time keep the device and the cores busy.
+  limit=${HCART_GPU_LIMIT_TEST:-900}
+  # Tests of more ranks than the GPUs take (time-sliced) are left out by name.
+  local skip=() np
+  if [ "$sharing" != "mps" ]; then
+    for np in $(seq $((max_ranks + 1)) 16); do skip+=("\\.np${np}\$"); done
+    [ ${#skip[@]} -gt 0 ] && say "left out: tests of $((max_ranks + 1)) or more ranks"
+  fi
+  local exclude=()
+  [ ${#skip[@]} -gt 0 ] && exclude=(-E "$(IFS='|'; echo "${skip[*]}")")
   timed test-cuda env OMP_NUM_THREADS=2 ctest --test-dir build-cuda --output-on-failure -j 4 \
-    --output-junit "$out/test-cuda.xml" || true
+    "${exclude[@]}" --output-junit "$out/test-cuda.xml" || true
   grep -E "tests passed|tests failed" "$out/test-cuda.log" | tee -a "$out/summary.txt" || true
 }
 
 step_bench() {
+  limit=${HCART_GPU_LIMIT_BENCH:-600}
   local b=build-cuda/bin
-  for n in 256 512; do
+  for n in 64 128 192 256 384 512; do
     timed "jacobi-roofline-$n" "$b/hcart-mpiexec" -n 1 "$b/hcart-bench-jacobi" --roofline --size "$n" \
       --iterations 50 --json "$out/jacobi-roofline-$n.json" || true
   done
   for np in 2 4; do
-    timed "halo-split-np$np" "$b/hcart-mpiexec" -n "$np" "$b/hcart-bench-halo" --size 256 || true
+    for n in 256 512; do
+      timed "halo-split-np$np-$n" "$b/hcart-mpiexec" -n "$np" "$b/hcart-bench-halo" --size "$n" || true
+    done
   done
   timed halo-bench-np4 "$b/hcart-mpiexec" -n 4 "$b/hcart-halo-bench" --sizes 6 --json || true
   timed jacobi3d-default "$b/hcart-mpiexec" -n 1 "$b/jacobi3d" inputs/jacobi3d/default.toml \
@@ -106,6 +201,7 @@ step_bench() {
 }
 
 step_cpu() {
+  limit=${HCART_GPU_LIMIT_CPU:-300}
   local P=$jobs root layouts
   root=$(awk -v p="$P" 'BEGIN { r = int(sqrt(p) + 0.5); print (r * r == p) ? r : 0 }')
   layouts=("ranks=build-openmp:${P}x1")
@@ -115,8 +211,16 @@ step_cpu() {
     build-openmp/bin/hcart-bench-jacobi --roofline --size 256 --json "$out/cpu-roofline-np$P.json" || true
   timed cpu-jacobi-layouts python3 bench/jacobi_runs.py --repeats 3 --json "$out/cpu-jacobi-layouts.json" \
     "${layouts[@]}" || true
+  # ZEUS on P ranks of one thread, bound to cores: zone updates per second against the GPU's.
+  local deck
+  for deck in sod_x sedov; do
+    timed "cpu-zeus-$deck-np$P" env OMP_NUM_THREADS=1 build-openmp/bin/hcart-mpiexec --bind-to core \
+      -n "$P" build-openmp/bin/zeus "inputs/zeus/$deck.toml" \
+      --set output.directory=\""$out/cpu-zeus-$deck-np$P"\" --set output.timers_json=\"report.json\" || true
+  done
 }
 
+preflight
 for s in "${steps[@]}"; do
   "step_$s"
 done

@@ -1,6 +1,7 @@
 // Jacobi3D's problem set-up: fields, Dirichlet values, the Poisson right-hand side, and the
 // continuation from a checkpoint.
 #include "JacobiSolver.hpp"
+#include "PoissonRhs.hpp"
 
 #include <hcart/core/Collective.hpp>
 #include <hcart/core/MpiCheck.hpp>
@@ -13,14 +14,12 @@ namespace hcart::jacobi {
 
 namespace {
 
-// The manufactured right-hand side, a function of the global index.
+// The right-hand side from per-direction tables (PoissonRhs.hpp).
 struct PoissonRhs {
   Field<double> f;
-  Kokkos::Array<long long, 3> first; // global index of local index 0
-  Kokkos::Array<long long, 3> size;
+  SineTable sx, sy, sz;
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
-    f(i, j, k) = poisson_rhs(coordinate(first[0] + i, size[0]), coordinate(first[1] + j, size[1]),
-                             coordinate(first[2] + k, size[2]));
+    f(i, j, k) = poisson_rhs_of_sines(sx(i), sy(j), sz(k));
   }
 };
 
@@ -32,6 +31,21 @@ HaloOptions one_layer() {
 }
 
 } // namespace
+
+SineTable sine_table(const Grid& grid, int dir) {
+  const int extent = grid.extent().at(dir);
+  SineTable table("jacobi_sines", static_cast<std::size_t>(extent));
+  const auto host = hcart::host_mirror(table);
+  for (int i = 0; i < extent; ++i)
+    host(i) = poisson_sine(coordinate(grid.global_index(dir, i), grid.global_size()[dir]));
+  Kokkos::deep_copy(table, host);
+  return table;
+}
+
+void fill_poisson_rhs(const Field<double>& f, const Box& box, const SineTable& sx,
+                      const SineTable& sy, const SineTable& sz) {
+  for_each_cell("jacobi_rhs", box, PoissonRhs{f, sx, sy, sz});
+}
 
 Solver::Solver(const Grid& grid, const Settings& settings, Timers& timers, const Output& output)
     : m_grid(grid), m_settings(settings), m_output(output), m_timers(timers),
@@ -77,12 +91,8 @@ void Solver::set_up_problem() {
     m_rhs = m_grid.make_field<double>("rhs");
     // On halo cells too (the wavefront updates those of neighbours): a function of the
     // global index, so bitwise the value the owner has.
-    PoissonRhs rhs{m_rhs, {}, {}};
-    for (int d = 0; d < 3; ++d) {
-      rhs.first[d] = m_grid.global_index(d, 0);
-      rhs.size[d] = n[d];
-    }
-    for_each_cell("jacobi_rhs", all, rhs);
+    fill_poisson_rhs(m_rhs, all, sine_table(m_grid, 0), sine_table(m_grid, 1),
+                     sine_table(m_grid, 2));
   }
   fence("jacobi_setup");
 }

@@ -4,6 +4,7 @@
 #include "CommandLine.hpp"
 #include "Table.hpp"
 
+#include <hcart/core/ExecutionModel.hpp>
 #include <hcart/core/MpiCheck.hpp>
 
 namespace hcart::jacobi {
@@ -76,8 +77,10 @@ void print_run(std::ostream& out, const RunReport& r) {
       << factors_text(r) << "\n";
   for (const auto& note : r.notes)
     out << "  note: " << note << "\n";
-  out << "execution space " << r.execution_space << ", " << r.threads_per_rank
-      << (r.threads_per_rank == 1 ? " thread" : " threads") << " per rank\n";
+  out << "execution space " << r.execution_space
+      << (host_execution ? ", " : " (kernels on the device), ") << r.threads_per_rank
+      << (host_execution ? "" : " host") << (r.threads_per_rank == 1 ? " thread" : " threads")
+      << " per rank\n";
   out << "iterations " << r.result.iterations << ", residual "
       << apps::fixed(r.result.residual, "%.3e")
       << (r.result.converged ? " (converged)"

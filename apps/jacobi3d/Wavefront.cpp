@@ -77,9 +77,11 @@ Wavefront::Wavefront(const Field<double>& u, const WavefrontBlock& block, long d
   m_ring = Kokkos::View<double*, Kokkos::HostSpace>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "jacobi_wavefront"),
       static_cast<std::size_t>(3 * (depth - 1) * plane));
-  const double* first = u.data() + block.halo[0] * plane;
+  using Plane = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace,
+                             Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  const auto first = Kokkos::subview(u, block.halo[0], Kokkos::ALL, Kokkos::ALL);
   for (long slot = 0; slot < 3 * (depth - 1); ++slot) {
-    std::copy(first, first + plane, m_ring.data() + slot * plane);
+    Kokkos::deep_copy(Plane(m_ring.data() + slot * plane, u.extent(1), u.extent(2)), first);
   }
   const WavefrontTeam probe{};
   m_threads = std::max(1, Team(1, Kokkos::AUTO).team_size_max(probe, Kokkos::ParallelForTag()));

@@ -10,8 +10,6 @@
 #include <hcart/grid/Box.hpp>
 #include <hcart/grid/Loops.hpp>
 
-#include <limits>
-
 namespace hcart::zeus {
 
 using Offsets = Kokkos::Array<long, 3>;    ///< steps of one zone per direction, in elements
@@ -146,7 +144,7 @@ struct InverseTimeStepSquared {
       sum += vbar * vbar / (dx[a] * dx[a]) + visc * visc;
     }
     // A NaN (negative energy, a broken state) would vanish from the max: make it infinite.
-    if (!(sum == sum)) sum = std::numeric_limits<double>::infinity();
+    if (!(sum == sum)) sum = math::infinity();
     inv = sum > inv ? sum : inv;
   }
 };

@@ -8,6 +8,7 @@
 #include <hcart/io/FieldFile.hpp>
 
 #include <algorithm>
+#include <array>
 
 namespace hcart::zeus {
 
@@ -39,9 +40,15 @@ void Hydro::initialise() {
   init.direction = m_s.direction;
   init.problem = m_s.problem;
   init.sine = m_s.bump_shape == "sine";
-  init.D = m_d.data();
-  init.E = m_e.data();
-  init.V = {m_v[0].data(), m_v[1].data(), m_v[2].data()};
+  // Computed on the host on every backend, then copied: the advection bump's sin and exp
+  // may round differently on a device, and a GPU run must start from the bits a CPU run
+  // starts from.
+  const auto d = host_mirror(m_d), e = host_mirror(m_e);
+  const std::array<Field<double>::HostMirror, 3> v = {host_mirror(m_v[0]), host_mirror(m_v[1]),
+                                                      host_mirror(m_v[2])};
+  init.D = d.data();
+  init.E = e.data();
+  init.V = {v[0].data(), v[1].data(), v[2].data()};
   init.s0 = s[0];
   init.s1 = s[1];
   if (m_s.problem == Problem::Sedov) {
@@ -54,8 +61,16 @@ void Hydro::initialise() {
     init.deposit = count > 0 ? m_s.sedov_energy / 8.0 / (count * m_dx[0] * m_dx[1] * m_dx[2]) : 0.0;
   }
   // Zone centres and low faces of every zone (halos included; refresh() overwrites them).
-  for_each_cell("zeus_initial", m_grid.with_halo_box(), init);
-  fence("zeus_initial");
+  const auto extent = m_grid.extent();
+  Kokkos::parallel_for(
+      "zeus_initial",
+      Kokkos::MDRangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::Rank<3>,
+                            Kokkos::IndexType<int>>({0, 0, 0}, {extent[0], extent[1], extent[2]}),
+      init);
+  Kokkos::deep_copy(m_d, d);
+  Kokkos::deep_copy(m_e, e);
+  for (int a = 0; a < 3; ++a)
+    Kokkos::deep_copy(m_v[a], v[a]);
 }
 
 void Hydro::restart_from(const std::string& path) {

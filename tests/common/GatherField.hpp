@@ -18,7 +18,7 @@ inline std::vector<double> gather_global(const Grid& grid, const Field<double>& 
   const auto n = grid.local_size();
   const auto h = grid.halo_width();
   const auto off = grid.global_offset();
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), field);
+  const auto host = hcart::host_copy(field);
   // (global linear index, value) pairs of this rank's owned cells.
   std::vector<double> mine;
   for (int i = 0; i < n[0]; ++i)

@@ -55,7 +55,7 @@ TEST(FieldFile, WrittenByNRanksReadByMRanks) {
       const Decomposition decomp(comm, spec(), options);
       const Grid grid(decomp);
       auto u = grid.make_field<double>("u");
-      auto host = Kokkos::create_mirror_view(u);
+      auto host = hcart::host_mirror(u);
       const auto h = grid.halo_width();
       for (int i = h[0]; i < h[0] + grid.local_size()[0]; ++i)
         for (int j = h[1]; j < h[1] + grid.local_size()[1]; ++j)
@@ -89,7 +89,7 @@ TEST(FieldFile, WrittenByNRanksReadByMRanks) {
       auto u = grid.make_field<double>("u");
       Kokkos::deep_copy(u, -1.0);
       read_field(path, grid, "u", u);
-      auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u);
+      auto host = hcart::host_copy(u);
       long wrong = 0;
       const auto e = grid.extent();
       for (int i = 0; i < e[0]; ++i)
@@ -193,7 +193,7 @@ TEST(FieldFile, ManyFieldsOnTwoCutDirectionsRoundTripExactly) {
   std::vector<std::pair<std::string, Field<double>>> fields;
   for (int f = 0; f < 5; ++f) {
     auto u = grid.make_field<double>("f" + std::to_string(f));
-    auto host = Kokkos::create_mirror_view(u);
+    auto host = hcart::host_mirror(u);
     for (std::size_t p = 0; p < host.size(); ++p)
       host.data()[p] = -2.0;
     const auto h = grid.halo_width();
@@ -214,8 +214,8 @@ TEST(FieldFile, ManyFieldsOnTwoCutDirectionsRoundTripExactly) {
     for (int f = 0; f < 5; ++f) {
       auto back = grid.make_field<double>("back");
       read_field(path, grid, fields[f].first, back);
-      auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fields[f].second);
-      auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), back);
+      auto a = hcart::host_copy(fields[f].second);
+      auto b = hcart::host_copy(back);
       const auto h = grid.halo_width();
       for (int i = h[0]; i < h[0] + grid.local_size()[0]; ++i)
         for (int j = h[1]; j < h[1] + grid.local_size()[1]; ++j)

@@ -5,6 +5,7 @@
 #include "JacobiSolver.hpp"
 #include "PassPlan.hpp"
 #include "PointUpdates.hpp"
+#include "PoissonRhs.hpp"
 #include "Relax.hpp"
 #include "WorldRanks.hpp"
 
@@ -162,9 +163,58 @@ TEST(Jacobi, BitwiseIdenticalForEveryDecompositionAndEqualToASerialReference) {
 }
 
 namespace {
+// Bitwise equality of two doubles (NaN-safe, -0 and +0 apart).
+bool same_bits(double a, double b) {
+  return std::memcmp(&a, &b, sizeof(double)) == 0;
+}
+} // namespace
+
+// The Poisson right-hand side is the host's bits on every backend: the tables hold the
+// host's sin(pi x) for every local index, and the kernel only multiplies table entries
+// (tables of arbitrary values show in the field exactly, which a kernel calling its own sin
+// could not do).
+TEST(Jacobi, PoissonRightHandSideIsTheHostsBitsOnEveryBackend) {
+  GridSpec spec;
+  spec.global_size = {13, 11, 9};
+  spec.halo_width = {2, 1, 3};
+  const Decomposition decomp(MPI_COMM_WORLD, spec);
+  const Grid grid(decomp);
+  std::array<jacobi::SineTable, 3> tables;
+  long wrong = 0;
+  for (int d = 0; d < 3; ++d) {
+    tables[d] = jacobi::sine_table(grid, d);
+    const auto host = hcart::host_copy(tables[d]);
+    ASSERT_EQ(host.extent(0), static_cast<std::size_t>(grid.extent()[d]));
+    for (int i = 0; i < grid.extent()[d]; ++i) {
+      const double x = jacobi::coordinate(grid.global_index(d, i), spec.global_size[d]);
+      wrong += !same_bits(host(i), std::sin(jacobi::kPi * x));
+    }
+  }
+  EXPECT_EQ(wrong, 0) << "table entries that are not the host's sin(pi x)";
+  // Arbitrary table values: 1 + i / 7 + d / 3 (not sines of anything).
+  for (int d = 0; d < 3; ++d) {
+    const auto host = hcart::host_mirror(tables[d]);
+    for (int i = 0; i < grid.extent()[d]; ++i)
+      host(i) = 1.0 + i / 7.0 + d / 3.0;
+    Kokkos::deep_copy(tables[d], host);
+  }
+  const Field<double> f = grid.make_field<double>("f");
+  jacobi::fill_poisson_rhs(f, grid.with_halo_box(), tables[0], tables[1], tables[2]);
+  const auto hf = hcart::host_copy(f);
+  auto entry = [](int d, int i) { return 1.0 + i / 7.0 + d / 3.0; };
+  wrong = 0;
+  for (int i = 0; i < grid.extent()[0]; ++i)
+    for (int j = 0; j < grid.extent()[1]; ++j)
+      for (int k = 0; k < grid.extent()[2]; ++k)
+        wrong += !same_bits(hf(i, j, k),
+                            jacobi::poisson_rhs_of_sines(entry(0, i), entry(1, j), entry(2, k)));
+  EXPECT_EQ(wrong, 0) << "cells that are not the product of their table entries";
+}
+
+namespace {
 // u and rhs, halos included, from xorshift64: values with all bits of the mantissa in use.
 void fill_random(const Field<double>& u, const Field<double>& rhs) {
-  auto hu = Kokkos::create_mirror_view(u), hf = Kokkos::create_mirror_view(rhs);
+  auto hu = hcart::host_mirror(u), hf = hcart::host_mirror(rhs);
   unsigned long long x = 88172645463325252ULL + static_cast<unsigned long long>(world_rank());
   auto next = [&] {
     x ^= x << 13;
@@ -228,8 +278,8 @@ TEST_F(RelaxPatterns, AgreeBitwise) {
     for (bool poisson : {false, true}) {
       for (bool check : {false, true}) {
         const Both r = relax_both(box, poisson, check);
-        const auto hr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), r.rows);
-        const auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), r.cells);
+        const auto hr = hcart::host_copy(r.rows);
+        const auto hc = hcart::host_copy(r.cells);
         EXPECT_EQ(std::memcmp(hr.data(), hc.data(), hr.size() * sizeof(double)), 0)
             << "poisson " << poisson << " check " << check;
         const double a = r.rows_residual, b = r.cells_residual;
@@ -257,7 +307,7 @@ TEST_F(RelaxPatterns, ReportANonFiniteChangeAsInfinite) {
   for (const double bad : {nan, -nan, inf, -inf}) {
     fill_random(u, rhs);
     // One cell near the middle of this rank's block (every rank holds one).
-    auto hu = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u);
+    auto hu = hcart::host_copy(u);
     hu((owned.lo[0] + owned.hi[0]) / 2, (owned.lo[1] + owned.hi[1]) / 2,
        (owned.lo[2] + owned.hi[2]) / 2) = bad;
     Kokkos::deep_copy(u, hu);

@@ -87,8 +87,8 @@ TEST(HaloExchanger, MessagesOfMoreThanHalfAMillionCells) {
     results.push_back(u);
   }
   if (results.size() == 2) {
-    const auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), results[0]);
-    const auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), results[1]);
+    const auto a = hcart::host_copy(results[0]);
+    const auto b = hcart::host_copy(results[1]);
     EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(double)), 0);
   }
 }

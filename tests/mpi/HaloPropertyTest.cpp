@@ -31,7 +31,7 @@ double analytic(int field, std::int64_t gx, std::int64_t gy, std::int64_t gz) {
 
 template <class T>
 void fill(const hcart::Grid& grid, hcart::Field<T>& f, int id) {
-  auto host = Kokkos::create_mirror_view(f);
+  auto host = hcart::host_mirror(f);
   const auto e = grid.extent();
   for (int i = 0; i < e[0]; ++i)
     for (int j = 0; j < e[1]; ++j)
@@ -50,7 +50,7 @@ void fill(const hcart::Grid& grid, hcart::Field<T>& f, int id) {
 template <class T>
 long check(const hcart::Grid& grid, const hcart::Field<T>& f, int id, hcart::HaloMode mode,
            const std::array<int, 3>& width) {
-  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f);
+  auto host = hcart::host_copy(f);
   const auto& spec = grid.decomposition().spec();
   const auto e = grid.extent();
   long wrong = 0;

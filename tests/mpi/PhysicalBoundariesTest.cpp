@@ -116,7 +116,7 @@ Case random_case(std::mt19937_64& rng) {
 
 // Owned cells analytic, halo cells untouched.
 void fill(const hcart::Grid& grid, hcart::Field<double>& f) {
-  auto host = Kokkos::create_mirror_view(f);
+  auto host = hcart::host_mirror(f);
   const auto e = grid.extent();
   for (int i = 0; i < e[0]; ++i)
     for (int j = 0; j < e[1]; ++j)
@@ -157,7 +157,7 @@ TEST(PhysicalBoundaries, RandomCasesMatchTheRuleOfEveryCell) {
     halo.exchange(u);
     const hcart::PhysicalBoundaries bc(grid, c.mode);
     bc.apply(u, c.sides, c.centering);
-    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u);
+    const auto host = hcart::host_copy(u);
     const auto e = grid.extent();
     Owned owned;
     for (int d = 0; d < 3; ++d) {
@@ -207,7 +207,7 @@ TEST(PhysicalBoundaries, AFunctionOfTheGlobalIndex) {
   bc.apply_function(u, Exact{});
   // Every cell now holds the function of its global index, wrapped in y only: the physical
   // halos from the function, the rest from the owners.
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u);
+  const auto host = hcart::host_copy(u);
   const auto e = grid.extent();
   long wrong = 0;
   for (int i = 0; i < e[0]; ++i)

@@ -66,7 +66,7 @@ struct Simulation {
 // Averages of the owned zones of `field` over the planes normal to direction a, all ranks.
 std::vector<double> profile(const Simulation& run, const Field<double>& field, int a) {
   const Grid& g = *run.grid;
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), field);
+  const auto host = hcart::host_copy(field);
   const auto n = g.local_size(), h = g.halo_width();
   const auto off = g.global_offset();
   std::vector<double> sum(static_cast<std::size_t>(g.global_size()[a]), 0.0);

@@ -1,6 +1,7 @@
 #include <hcart/core/Environment.hpp>
 #include <hcart/core/Error.hpp>
 #include <hcart/core/MpiCheck.hpp>
+#include <hcart/impl/core/HostAccessCheck.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -56,6 +57,7 @@ Environment::Environment(int& argc, char**& argv) {
 }
 
 Environment::~Environment() {
+  impl::stop_host_access_check();
   if (m_owns_kokkos && Kokkos::is_initialized()) Kokkos::finalize();
   if (m_owns_mpi) {
     int finalized = 0;

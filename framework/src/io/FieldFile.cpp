@@ -209,7 +209,7 @@ void write_fields(const std::string& path, const Grid& grid,
           HCART_HDF5_CHECK(H5Dcreate2(group.get(), name.c_str(), H5T_NATIVE_DOUBLE,
                                       file_space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)),
           H5Dclose);
-      auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), field);
+      auto host = hcart::host_copy(field);
       copy_owned(grid, host, block, true);
       const Selection s = select_block(grid, file_space.get());
       HCART_HDF5_CHECK(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, s.memory.get(), s.file.get(),
@@ -334,7 +334,7 @@ void read_field(const std::string& path, const Grid& grid, const std::string& na
     Hdf5Handle dataset(
         HCART_HDF5_CHECK(H5Dopen2(file.get(), ("fields/" + name).c_str(), H5P_DEFAULT)), H5Dclose);
     Hdf5Handle file_space(HCART_HDF5_CHECK(H5Dget_space(dataset.get())), H5Sclose);
-    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), field);
+    auto host = hcart::host_copy(field);
     const Selection s = select_block(grid, file_space.get());
     const Hdf5Handle dxpl = data_transfer(collective);
     std::vector<double> block(static_cast<std::size_t>(grid.local_size()[0]) *

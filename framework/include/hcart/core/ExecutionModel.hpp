@@ -15,6 +15,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -114,6 +115,12 @@ using Kokkos::Experimental::isfinite;
 using Kokkos::Experimental::sin;
 using Kokkos::Experimental::sqrt;
 #endif
+
+/// \brief +infinity in a kernel (std::numeric_limits is host code to nvcc unless relaxed
+/// constexpr is on).
+KOKKOS_INLINE_FUNCTION constexpr double infinity() {
+  return HUGE_VAL;
+}
 } // namespace math
 
 } // namespace hcart

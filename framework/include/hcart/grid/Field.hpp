@@ -6,12 +6,13 @@
 // Extents are the local sizes plus twice the halo width in each direction; local index 0 is
 // the first halo layer and owned cells are [h_i, h_i + n_i). The view lives in the
 // execution space's memory (device memory under CUDA; hcart/core/ExecutionModel.hpp): read
-// it on the host through Kokkos::create_mirror_view_and_copy. The layout is LayoutRight
-// (k fastest), and the policies a Grid hands out iterate k fastest too, so a loop walks
-// memory contiguously (measured in docs/benchmarks.md).
+// it on the host through hcart::host_copy (below) or Kokkos::create_mirror_view_and_copy. The
+// layout is LayoutRight (k fastest), and the policies a Grid hands out iterate k fastest too, so a
+// loop walks memory contiguously (measured in docs/benchmarks.md).
 #pragma once
 
 #include <hcart/core/ExecutionModel.hpp>
+#include <hcart/impl/core/HostAccessCheck.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -19,6 +20,24 @@ namespace hcart {
 
 template <class T>
 using Field = Kokkos::View<T***, Kokkos::LayoutRight, MemorySpace>;
+
+/// \brief A host view shaped like `view`, to fill on the host and copy into it with
+/// Kokkos::deep_copy (or to copy it into and read): Kokkos::create_mirror_view, which on a
+/// host build is the view itself, except while the host-access check runs
+/// (HCART_CHECK_HOST_ACCESS, docs/testing.md), where it is always a separate allocation.
+template <class View>
+typename View::HostMirror host_mirror(const View& view) {
+  if (impl::host_access_check_on()) return Kokkos::create_mirror(view);
+  return Kokkos::create_mirror_view(view);
+}
+
+/// \brief host_mirror(view) holding view's values (after a fence).
+template <class View>
+typename View::HostMirror host_copy(const View& view) {
+  const typename View::HostMirror mirror = host_mirror(view);
+  Kokkos::deep_copy(mirror, view);
+  return mirror;
+}
 
 /// \brief The 3D policy type of hcart's grids: last index fastest, matching Field's layout.
 using GridPolicy =

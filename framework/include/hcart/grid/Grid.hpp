@@ -17,6 +17,7 @@
 #include <hcart/grid/Box.hpp>
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/Field.hpp>
+#include <hcart/impl/core/HostAccessCheck.hpp>
 
 #include <array>
 #include <cstdint>
@@ -81,7 +82,9 @@ public:
   /// \brief A zero-initialised field of this grid's extents, labelled `name`.
   template <class T>
   Field<T> make_field(const std::string& name) const {
-    return Field<T>(name, m_extent[0], m_extent[1], m_extent[2]);
+    Field<T> field(name, m_extent[0], m_extent[1], m_extent[2]);
+    impl::watch_field(field.data(), field.span() * sizeof(T), name.c_str());
+    return field;
   }
 
 private:
