@@ -209,17 +209,17 @@ int main(int argc, char* argv[]) {
       ratio[r] = t_hcart[r] / t_manual[r];
     if (root) {
       const auto a = stats(t_hcart), b = stats(t_manual), c = stats(ratio), p = stats(pack_share);
-      std::printf("hcart exchange (faces)           min %8.3f ms  median %8.3f ms\n", a.min * 1e3,
+      std::printf("hcart exchange (faces)           min %9.4f ms  median %9.4f ms\n", a.min * 1e3,
                   a.median * 1e3);
-      std::printf("hand-written MPI_Sendrecv        min %8.3f ms  median %8.3f ms\n", b.min * 1e3,
+      std::printf("hand-written MPI_Sendrecv        min %9.4f ms  median %9.4f ms\n", b.min * 1e3,
                   b.median * 1e3);
       std::printf("ratio hcart / hand-written       min %8.3f     median %8.3f\n", c.min, c.median);
       std::printf("pack + unpack share of hcart     min %8.1f %%   median %8.1f %%\n", p.min * 100,
                   p.median * 100);
       const auto pu = stats(pack_unpack), cb = stats(t_bytes);
-      std::printf("pack + unpack (slowest rank)     min %8.3f ms  median %8.3f ms\n", pu.min * 1e3,
+      std::printf("pack + unpack (slowest rank)     min %9.4f ms  median %9.4f ms\n", pu.min * 1e3,
                   pu.median * 1e3);
-      std::printf("copy of the packed bytes (%.2f MiB) min %6.3f ms  median %8.3f ms  "
+      std::printf("copy of the packed bytes (%.2f MiB) min %6.3f ms  median %9.4f ms  "
                   "(pack + unpack / copy at the medians: %.2f)\n",
                   static_cast<double>(packed) / (1 << 20), cb.min * 1e3, cb.median * 1e3,
                   pu.median / cb.median);
@@ -257,13 +257,13 @@ int main(int argc, char* argv[]) {
       }
       if (root) {
         const auto a = stats(t26), b = stats(t3), c = stats(tt), d = stats(ta);
-        std::printf("full, 26 concurrent messages     min %8.3f ms  median %8.3f ms\n", a.min * 1e3,
+        std::printf("full, 26 concurrent messages     min %9.4f ms  median %9.4f ms\n", a.min * 1e3,
                     a.median * 1e3);
-        std::printf("full, 3 ordered phases           min %8.3f ms  median %8.3f ms\n", b.min * 1e3,
+        std::printf("full, 3 ordered phases           min %9.4f ms  median %9.4f ms\n", b.min * 1e3,
                     b.median * 1e3);
-        std::printf("3 fields, one message/neighbour  min %8.3f ms  median %8.3f ms\n", c.min * 1e3,
+        std::printf("3 fields, one message/neighbour  min %9.4f ms  median %9.4f ms\n", c.min * 1e3,
                     c.median * 1e3);
-        std::printf("3 fields, one message/field      min %8.3f ms  median %8.3f ms\n", d.min * 1e3,
+        std::printf("3 fields, one message/field      min %9.4f ms  median %9.4f ms\n", d.min * 1e3,
                     d.median * 1e3);
       }
     }
@@ -299,11 +299,11 @@ int main(int argc, char* argv[]) {
     }
     if (root) {
       const auto c = stats(t_copy), s = stats(t_sweep), e = stats(efficiency);
-      std::printf("copy, %dx%dx%d cells              min %8.3f ms  median %8.3f ms  (%.2f GB/s at "
+      std::printf("copy, %dx%dx%d cells              min %9.4f ms  median %9.4f ms  (%.2f GB/s at "
                   "the min)\n",
                   extent[0], extent[1], extent[2], c.min * 1e3, c.median * 1e3,
                   copied * 16 / c.min / 1e9);
-      std::printf("7-point stencil sweep            min %8.3f ms  median %8.3f ms\n", s.min * 1e3,
+      std::printf("7-point stencil sweep            min %9.4f ms  median %9.4f ms\n", s.min * 1e3,
                   s.median * 1e3);
       std::printf(
           "sweep / copy roofline (16 B/upd) min %8.1f %%   median %8.1f %%  (slowest rank)\n",

@@ -1,6 +1,6 @@
 // Jacobi3D benchmarks (issue targets in docs/benchmarks.md):
 //   hcart-mpiexec -n 1 build/bin/hcart-bench-jacobi --roofline [--size 256]
-//                 [--temporal-blocking N] [--json FILE]
+//                 [--iterations-per-pass N] [--json FILE]
 //     hcart's Jacobi sweep against the copy bandwidth measured in the same run (on one rank,
 //     or on every core with one rank each: the bandwidth is that of all ranks together).
 //   hcart-mpiexec -n 2 build/bin/hcart-bench-jacobi --reference  [--size 256]
@@ -156,8 +156,8 @@ int main(int argc, char* argv[]) {
     app.add_option("--size", size, "unknowns per direction")->capture_default_str();
     app.add_option("--repeats", repeats)->capture_default_str();
     app.add_option("--iterations", iterations)->capture_default_str();
-    long depth = 0;
-    app.add_option("--temporal-blocking", depth,
+    long per_pass = 0;
+    app.add_option("--iterations-per-pass", per_pass,
                    "iterations per pass of the solver timed first (0: its automatic choice)")
         ->capture_default_str()
         ->check(CLI::Range(0L, 64L));
@@ -170,22 +170,20 @@ int main(int argc, char* argv[]) {
     } catch (const CLI::ParseError& e) {
       return app.exit(e);
     }
-    // The solver as the app sets it up (halos as deep as its temporal blocking), and the
-    // same solver with one iteration per pass over halos one cell deep.
+    // The solver as the app sets it up (halos as deep as its passes), and the same solver
+    // with one iteration per pass over halos one cell deep, on the same decomposition.
     hcart::jacobi::Settings settings, single;
     settings.check_every = single.check_every = 1000000; // no residual in the timed iterations
-    settings.temporal_blocking = depth;
-    single.temporal_blocking = 1;
-    hcart::GridSpec spec, spec_single;
-    spec.global_size = spec_single.global_size = {size, size, size};
-    const hcart::jacobi::GridPlan plan =
-        hcart::jacobi::plan_grid(settings, spec, {}, MPI_COMM_WORLD);
-    const hcart::Decomposition decomp(MPI_COMM_WORLD, plan.spec, plan.options),
-        decomp_single(MPI_COMM_WORLD, spec_single);
-    const hcart::Grid grid(decomp), grid_single(decomp_single);
+    settings.iterations_per_pass = per_pass;
+    single.iterations_per_pass = 1;
+    hcart::GridSpec spec;
+    spec.global_size = {size, size, size};
+    const hcart::Decomposition decomp(MPI_COMM_WORLD, spec);
+    const hcart::jacobi::Passes passes = hcart::jacobi::plan_passes(settings, decomp);
+    const hcart::Grid grid(decomp, passes.halo_width), grid_single(decomp);
     hcart::Timers timers;
-    hcart::jacobi::Solver solver(grid, settings, timers);
-    hcart::jacobi::Solver one_per_pass(grid_single, single, timers);
+    hcart::jacobi::Solver solver(grid, settings, passes.iterations_per_pass, timers);
+    hcart::jacobi::Solver one_per_pass(grid_single, single, 1, timers);
     const bool root = env.rank() == 0;
     const double cells = solver.global_cells();
     if (root) {

@@ -38,11 +38,13 @@ DeckSchema schema() {
       .at_most(1e9);
   s.add("jacobi", "overlap", DeckType::Boolean, "false",
         "update the interior while halo messages fly");
-  s.add("jacobi", "temporal_blocking", DeckType::Integer, "0",
-        "iterations fused into one pass over memory (with all threads of a rank), over halos "
-        "as deep where ranks have neighbours; 0: automatic, 1: off (docs/jacobi3d.md)")
+  s.add("jacobi", "iterations_per_pass", DeckType::Integer, "0",
+        "iterations fused into one pass over memory (temporal blocking, with all threads of a "
+        "rank), over halos as deep where ranks have neighbours; 0: automatic, 1: off "
+        "(docs/jacobi3d.md; formerly temporal_blocking)")
       .at_least(0)
       .at_most(64);
+  s.rename("jacobi", "temporal_blocking", "iterations_per_pass");
   s.add("jacobi", "boundary_values", DeckType::RealList, "[1.0, 0.0, 0.0, 0.0, 0.0, 0.0]",
         "Dirichlet values on the faces x-, x+, y-, y+, z-, z+ (laplace)")
       .length(6);
@@ -69,13 +71,14 @@ Config read_config(const Deck& deck) {
   c.settings.tolerance = deck.real("jacobi", "tolerance");
   c.settings.check_every = static_cast<long>(deck.integer("jacobi", "check_every"));
   c.settings.overlap = deck.boolean("jacobi", "overlap");
-  c.settings.temporal_blocking = static_cast<long>(deck.integer("jacobi", "temporal_blocking"));
+  c.settings.iterations_per_pass = static_cast<long>(deck.integer("jacobi", "iterations_per_pass"));
   const auto values = deck.reals("jacobi", "boundary_values");
   for (int i = 0; i < 6; ++i)
     c.settings.boundary_values[i] = values[i];
   c.settings.progress_seconds = deck.real("output", "progress_seconds");
   c.output = apps::read_output(deck);
-  // The halo width is the pass plan's (PassPlan.hpp), decided with the decomposition.
+  // The reach of one iteration: what the decomposition weighs. The grid's halo is planned
+  // after it (Passes.hpp).
   c.spec.halo_width = {1, 1, 1};
   if (c.settings.problem == Problem::Poisson) {
     for (int i = 0; i < 3; ++i) {

@@ -20,9 +20,9 @@ struct Settings {
   double tolerance = 1e-8;
   long check_every = 10;
   bool overlap = false;
-  /// Iterations fused into one pass over memory (PassPlan.hpp): 0 chooses by cache size and
+  /// Iterations fused into one pass over memory (Passes.hpp): 0 chooses by cache size and
   /// redundant work, 1 turns temporal blocking off.
-  long temporal_blocking = 0;
+  long iterations_per_pass = 0;
   /// Dirichlet values on the faces x-, x+, y-, y+, z-, z+ (Laplace; Poisson uses zeros).
   std::array<double, 6> boundary_values{{1, 0, 0, 0, 0, 0}};
   double progress_seconds = 5.0;
@@ -34,8 +34,9 @@ using Config = apps::AppConfig<Settings>;
 
 /// \brief Every key Jacobi3D accepts (docs/decks.md is generated from it).
 DeckSchema schema();
-/// \brief The settings of a validated deck (halo widths of 1: the run's are planned with the
-/// decomposition, jacobi::plan_grid in PassPlan.hpp). \throws
+/// \brief The settings of a validated deck (the spec's halo is one layer, the reach of one
+/// iteration; the grid's is planned after the decomposition, jacobi::plan_passes in
+/// Passes.hpp). \throws
 /// hcart::InputError for combinations the schema cannot express (e.g. Poisson with
 /// periodic directions), naming the keys.
 Config read_config(const Deck& deck);

@@ -47,27 +47,37 @@ void fill_poisson_rhs(const Field<double>& f, const Box& box, const SineTable& s
   for_each_cell("jacobi_rhs", box, PoissonRhs{f, sx, sy, sz});
 }
 
-Solver::Solver(const Grid& grid, const Settings& settings, Timers& timers, const Output& output)
+Solver::Solver(const Grid& grid, const Settings& settings, long iterations_per_pass, Timers& timers,
+               const Output& output)
     : m_grid(grid), m_settings(settings), m_output(output), m_timers(timers),
       m_u(grid.make_field<double>("u")), m_v(grid.make_field<double>("v")),
-      m_halo(grid, HaloMode::Faces, one_layer()) {
+      m_iterations_per_pass(iterations_per_pass), m_halo(grid, HaloMode::Faces, one_layer()) {
+  const Block& block = grid.block();
+  agree_on_errors(grid.decomposition().comm(), [&] {
+    HCART_REQUIRE(iterations_per_pass >= 1, "jacobi::Solver: " << iterations_per_pass
+                                                               << " iterations per pass, "
+                                                                  "expected 1 or more");
+    HCART_REQUIRE(iterations_per_pass == 1 || host_execution,
+                  "jacobi::Solver: " << iterations_per_pass
+                                     << " iterations per pass; the wavefront runs on the host "
+                                        "only, expected 1 on the "
+                                     << execution_space_name() << " execution space");
+    for (int d = 0; d < 3; ++d) {
+      const bool crossed = !block.is_physical(d, 0) || !block.is_physical(d, 1);
+      HCART_REQUIRE(!crossed || block.halo_width[d] >= iterations_per_pass,
+                    "jacobi::Solver: " << iterations_per_pass
+                                       << " iterations per pass need halos as deep; the "
+                                          "grid's halo in direction "
+                                       << d << " is " << block.halo_width[d]
+                                       << " (jacobi::plan_passes gives both)");
+    }
+  });
   set_up_problem();
   if (!output.restart.empty()) restart_from(output.restart);
-  // One depth on all ranks: blocks of different sizes may choose differently, and every
-  // pass begins with an exchange that all of them take part in.
-  m_block = block_shape(grid.decomposition());
-  const auto h = grid.halo_width();
-  m_depth = jacobi::iterations_per_pass(m_settings, m_block, h);
-  HCART_MPI_CHECK(
-      MPI_Allreduce(MPI_IN_PLACE, &m_depth, 1, MPI_LONG, MPI_MIN, grid.decomposition().comm()));
-  m_deep.resize(static_cast<std::size_t>(m_depth) + 1);
+  m_deep.resize(static_cast<std::size_t>(m_iterations_per_pass) + 1);
   m_accounted.resize(m_deep.size() + 1);
-  if (m_depth > 1) {
-    WavefrontBlock block;
-    block.halo = h;
-    block.local = grid.local_size();
-    block.open = m_block.open;
-    m_wavefront = std::make_unique<Wavefront>(m_u, block, m_depth);
+  if (m_iterations_per_pass > 1) {
+    m_wavefront = std::make_unique<Wavefront>(m_u, block, m_iterations_per_pass);
   }
 }
 

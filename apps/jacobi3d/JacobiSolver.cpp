@@ -43,13 +43,13 @@ HaloCounters Solver::halo_counters() const {
   return sum;
 }
 
-// The exchanger of passes of `depth` iterations: Full (the grown boxes need edges and
-// corners), `depth` layers. Made on first use; all ranks make the same passes.
-HaloExchanger& Solver::deep_exchanger(long depth) {
-  auto& slot = m_deep.at(static_cast<std::size_t>(depth));
+// The exchanger of passes of `iterations` iterations: Full (the grown boxes need edges and
+// corners), `iterations` layers. Made on first use; all ranks make the same passes.
+HaloExchanger& Solver::deep_exchanger(long iterations) {
+  auto& slot = m_deep.at(static_cast<std::size_t>(iterations));
   if (!slot) {
     HaloOptions options;
-    options.width = static_cast<int>(depth);
+    options.width = static_cast<int>(iterations);
     slot = std::make_unique<HaloExchanger>(m_grid, HaloMode::Full, options);
   }
   return *slot;
@@ -100,31 +100,31 @@ double Solver::step(bool check) {
   return local;
 }
 
-// `depth` (>= 2) iterations in one pass over u (Wavefront.hpp), after one exchange of halos
-// `depth` deep where there are neighbours. Returns the local max |u_new - u_old| of the last
+// `iterations` (>= 2) iterations in one pass over u (Wavefront.hpp), after one exchange of
+// halos as deep where there are neighbours. Returns the local max |u_new - u_old| of the last
 // iteration when `check`.
-double Solver::pass(long depth, bool check) {
-  if (m_block.has_neighbours()) {
-    HaloExchanger& deep = deep_exchanger(depth);
+double Solver::pass(long iterations, bool check) {
+  if (m_grid.block().has_neighbours()) {
+    HaloExchanger& deep = deep_exchanger(iterations);
     deep.exchange(m_u);
-    apps::account_halo_times(m_timers, deep, m_accounted[static_cast<std::size_t>(depth)]);
+    apps::account_halo_times(m_timers, deep, m_accounted[static_cast<std::size_t>(iterations)]);
   }
   auto scope = m_timers.region("compute");
   const double worst = m_wavefront->pass(m_u, m_rhs, m_settings.problem == Problem::Poisson,
-                                         m_stencil, depth, check);
-  m_iteration += depth;
+                                         m_stencil, iterations, check);
+  m_iteration += iterations;
   return worst;
 }
 
 // `count` iterations; the residual (global max |u_new - u_old|) of the last when `check`,
-// else -1. In passes of up to m_depth iterations; single ones through step().
+// else -1. In passes of up to iterations_per_pass(); single ones through step().
 double Solver::advance(long count, bool check) {
   double local = 0.0;
   for (long done = 0; done < count;) {
-    const long depth = std::min(count - done, m_depth);
-    const bool last = done + depth == count;
-    local = depth > 1 ? pass(depth, check && last) : step(check && last);
-    done += depth;
+    const long iterations = std::min(count - done, m_iterations_per_pass);
+    const bool last = done + iterations == count;
+    local = iterations > 1 ? pass(iterations, check && last) : step(check && last);
+    done += iterations;
   }
   if (!check) return -1.0;
   auto scope = m_timers.region("residual");

@@ -7,11 +7,12 @@
 // The solver in files by concept: JacobiProblem.cpp (fields, boundary values, right-hand side,
 // restart), JacobiSolver.cpp (the run loop: passes, exchanges, residuals), JacobiOutput.cpp
 // (field files and checkpoints); the kernels are in Relax.hpp (one iteration) and
-// Wavefront.hpp (several per pass over memory), the policy in PassPlan.hpp.
+// Wavefront.hpp (several per pass over memory), the policy of iterations per pass and halo
+// in Passes.hpp.
 #pragma once
 
 #include "JacobiConfig.hpp"
-#include "PassPlan.hpp"
+#include "Passes.hpp"
 #include "PointUpdates.hpp"
 #include "Relax.hpp"
 #include "Wavefront.hpp"
@@ -41,11 +42,14 @@ struct Result {
 
 class Solver {
 public:
-  /// \brief Sets up fields, boundary values and (Poisson) the right-hand side; continues
-  /// from `output.restart` when it names a checkpoint.
-  /// \throws hcart::InputError (collective) for a checkpoint that is not Jacobi3D's or
-  /// does not fit the mesh.
-  Solver(const Grid& grid, const Settings& settings, Timers& timers, const Output& output = {});
+  /// \brief Sets up fields, boundary values and (Poisson) the right-hand side for passes of
+  /// `iterations_per_pass` iterations (jacobi::plan_passes; 1: one iteration per exchange);
+  /// continues from `output.restart` when it names a checkpoint.
+  /// \throws hcart::InputError (collective) when the grid's halo is shallower than the
+  /// passes across a side with a neighbour, for more than one iteration per pass on a
+  /// device, or for a checkpoint that is not Jacobi3D's or does not fit the mesh.
+  Solver(const Grid& grid, const Settings& settings, long iterations_per_pass, Timers& timers,
+         const Output& output = {});
 
   /// \brief Iterates until the residual is below the tolerance or max_iterations;
   /// `progress` (may be empty) is called on every rank about every progress_seconds.
@@ -61,10 +65,8 @@ public:
   const Settings& settings() const noexcept { return m_settings; }
   /// \brief Global unknowns, for MLUP/s.
   double global_cells() const;
-  /// \brief Iterations fused into one pass over memory (1: none), by the policy of
-  /// PassPlan.hpp: [jacobi] temporal_blocking, or automatic (0); at most the halo width on
-  /// sides with a neighbour; 1 on a device, and with neighbours and overlap.
-  long iterations_per_pass() const noexcept { return m_depth; }
+  /// \brief Iterations fused into one pass over memory (1: none), as constructed.
+  long iterations_per_pass() const noexcept { return m_iterations_per_pass; }
   /// \brief Threads of this rank that share the work (of a wavefront pass, when it runs).
   int threads_per_rank() const noexcept;
   /// \brief Iterations done so far (including those before a restart).
@@ -80,8 +82,8 @@ private:
   long iterations_to_next_check() const;
   double advance(long count, bool check);
   double step(bool check);
-  double pass(long depth, bool check);
-  HaloExchanger& deep_exchanger(long depth);
+  double pass(long iterations, bool check);
+  HaloExchanger& deep_exchanger(long iterations);
   void after_step(double residual);
 
   const Grid& m_grid;
@@ -92,11 +94,10 @@ private:
   Timers& m_timers;
   Stencil m_stencil;
   Field<double> m_u, m_v, m_rhs;
-  BlockShape m_block;
-  long m_depth = 1; // iterations per pass (temporal blocking)
+  long m_iterations_per_pass = 1; // temporal blocking
   std::unique_ptr<Wavefront> m_wavefront;
   HaloExchanger m_halo; // Faces, one layer, before every single iteration
-  std::vector<std::unique_ptr<HaloExchanger>> m_deep; // Full, by the depth of a pass
+  std::vector<std::unique_ptr<HaloExchanger>> m_deep; // Full, by the iterations of a pass
   std::vector<HaloTimes> m_accounted;                 // per exchanger: m_halo, then m_deep
   long m_iteration = 0;
 };

@@ -41,13 +41,12 @@ RunReport collect(const Decomposition& decomp, const Solver& solver, const Resul
   const std::string crowded = apps::thread_binding_note(decomp.comm(), host_threads());
   if (!crowded.empty()) r.notes.push_back(crowded);
   r.iterations_per_pass = solver.iterations_per_pass(); // the ranks agreed on it
-  const long asked = solver.settings().temporal_blocking;
+  const long asked = solver.settings().iterations_per_pass;
   if (asked > 1 && r.iterations_per_pass < asked) {
-    const char* why = !host_execution ? "a device build has no wavefront"
-                      : solver.settings().overlap
-                          ? "overlap exchanges before every iteration"
-                          : "capped by the halo width and the cells of the thinnest block";
-    r.notes.push_back("[jacobi] temporal_blocking = " + std::to_string(asked) + ": " +
+    const char* why = !host_execution             ? "a device build has no wavefront"
+                      : solver.settings().overlap ? "overlap exchanges before every iteration"
+                                                  : "capped by the cells of the thinnest block";
+    r.notes.push_back("[jacobi] iterations_per_pass = " + std::to_string(asked) + ": " +
                       std::to_string(r.iterations_per_pass) + " iterations per pass (" + why + ")");
   }
   r.halo_width = solver.grid().halo_width();

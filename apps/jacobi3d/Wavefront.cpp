@@ -5,6 +5,7 @@
 #include <hcart/core/Error.hpp>
 
 #include <algorithm>
+#include <array>
 
 namespace hcart::jacobi {
 
@@ -19,16 +20,15 @@ struct WavefrontTeam {
   const double* rhs; // null: Laplace
   long si, sj;
   Stencil s;
-  long depth;
+  long iterations; // of this pass
   bool check;
-  WavefrontBlock block;
-  double* worst; // per team member
+  std::array<int, 3> halo, local;
+  std::array<std::array<bool, 2>, 3> open; // a neighbour across the low / high side
+  double* worst;                           // per team member
 
   // The box of iteration t in direction d: [lo, hi).
-  long lo(int d, long t) const { return block.halo[d] - (block.open[d][0] ? depth - t : 0); }
-  long hi(int d, long t) const {
-    return block.halo[d] + block.local[d] + (block.open[d][1] ? depth - t : 0);
-  }
+  long lo(int d, long t) const { return halo[d] - (open[d][0] ? iterations - t : 0); }
+  long hi(int d, long t) const { return halo[d] + local[d] + (open[d][1] ? iterations - t : 0); }
   // Plane i of iteration t: u itself for iteration 0 and for the Dirichlet planes outside.
   double* level(long t, long i) const {
     if (t == 0 || i < lo(0, t) || i >= hi(0, t)) return u + i * si;
@@ -38,8 +38,8 @@ struct WavefrontTeam {
   void operator()(const Team::member_type& member) const {
     const long me = member.team_rank(), team = member.team_size();
     double mine = 0.0;
-    for (long p = lo(0, 1); p < hi(0, 1) + depth - 1; ++p) {
-      for (long t = 1; t <= depth; ++t) {
+    for (long p = lo(0, 1); p < hi(0, 1) + iterations - 1; ++p) {
+      for (long t = 1; t <= iterations; ++t) {
         const long i = p - t + 1;
         if (i < lo(0, t) || i >= hi(0, t)) continue;
         // This member's share of the plane's rows.
@@ -47,12 +47,12 @@ struct WavefrontTeam {
         const long r0 = std::min(rows, me * share), r1 = std::min(rows, r0 + share);
         if (r1 > r0) {
           const long row = (lo(1, t) + r0) * sj;
-          double* out = t == depth ? u + i * si : level(t, i);
-          const double change = relax_plane(level(t - 1, i - 1) + row, level(t - 1, i) + row,
-                                            level(t - 1, i + 1) + row, out + row,
-                                            rhs != nullptr ? rhs + i * si + row : nullptr, sj,
-                                            static_cast<int>(r1 - r0), static_cast<int>(lo(2, t)),
-                                            static_cast<int>(hi(2, t)), s, check && t == depth);
+          double* out = t == iterations ? u + i * si : level(t, i);
+          const double change = relax_plane(
+              level(t - 1, i - 1) + row, level(t - 1, i) + row, level(t - 1, i + 1) + row,
+              out + row, rhs != nullptr ? rhs + i * si + row : nullptr, sj,
+              static_cast<int>(r1 - r0), static_cast<int>(lo(2, t)), static_cast<int>(hi(2, t)), s,
+              check && t == iterations);
           mine = change > mine ? change : mine;
         }
         // The plane is complete before anyone reads it.
@@ -65,22 +65,23 @@ struct WavefrontTeam {
 
 } // namespace
 
-Wavefront::Wavefront(const Field<double>& u, const WavefrontBlock& block, long depth)
-    : m_block(block), m_depth(depth) {
+Wavefront::Wavefront(const Field<double>& u, const Block& block, long iterations)
+    : m_block(block), m_iterations(iterations) {
   HCART_CHECK(host_execution, "jacobi::Wavefront: host execution only, not on the "
                                   << execution_space_name() << " execution space");
-  HCART_CHECK(depth >= 2, "jacobi::Wavefront: depth " << depth << ", expected 2 or more");
+  HCART_CHECK(iterations >= 2,
+              "jacobi::Wavefront: " << iterations << " iterations per pass, expected 2 or more");
   const long plane = static_cast<long>(u.stride(0));
   // Every slot starts as a copy of the first owned plane: on sides without a neighbour its
   // frame holds the Dirichlet values (the same on every plane: they are constant per
   // face), which the stencil reads there; the passes write the boxes inside.
   m_ring = Kokkos::View<double*, Kokkos::HostSpace>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "jacobi_wavefront"),
-      static_cast<std::size_t>(3 * (depth - 1) * plane));
+      static_cast<std::size_t>(3 * (iterations - 1) * plane));
   using Plane = Kokkos::View<double**, Kokkos::LayoutRight, Kokkos::HostSpace,
                              Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  const auto first = Kokkos::subview(u, block.halo[0], Kokkos::ALL, Kokkos::ALL);
-  for (long slot = 0; slot < 3 * (depth - 1); ++slot) {
+  const auto first = Kokkos::subview(u, block.halo_width[0], Kokkos::ALL, Kokkos::ALL);
+  for (long slot = 0; slot < 3 * (iterations - 1); ++slot) {
     Kokkos::deep_copy(Plane(m_ring.data() + slot * plane, u.extent(1), u.extent(2)), first);
   }
   const WavefrontTeam probe{};
@@ -91,18 +92,26 @@ Wavefront::Wavefront(const Field<double>& u, const WavefrontBlock& block, long d
 }
 
 double Wavefront::pass(const Field<double>& u, const Field<double>& rhs, bool poisson,
-                       const Stencil& s, long depth, bool check) {
-  HCART_CHECK(depth >= 2 && depth <= m_depth,
-              "jacobi::Wavefront::pass: depth " << depth << ", expected 2 to " << m_depth);
+                       const Stencil& s, long iterations, bool check) {
+  HCART_CHECK(iterations >= 2 && iterations <= m_iterations,
+              "jacobi::Wavefront::pass: " << iterations << " iterations, expected 2 to "
+                                          << m_iterations);
+  std::array<std::array<bool, 2>, 3> open{};
+  for (int d = 0; d < 3; ++d) {
+    for (int side = 0; side < 2; ++side)
+      open[d][side] = !m_block.is_physical(d, side);
+  }
   const WavefrontTeam team{u.data(),
                            m_ring.data(),
                            poisson ? rhs.data() : nullptr,
                            static_cast<long>(u.stride(0)),
                            static_cast<long>(u.stride(1)),
                            s,
-                           depth,
+                           iterations,
                            check,
-                           m_block,
+                           m_block.halo_width,
+                           m_block.local_size,
+                           open,
                            m_worst.data()};
   Kokkos::parallel_for("jacobi_wavefront", Team(m_space, 1, m_threads), team);
   fence(m_space, "jacobi_pass");

@@ -1,20 +1,20 @@
-// Temporal blocking on the host: `depth` Jacobi iterations in one pass over memory, in
-// place on u, with all of the rank's threads.
+// Temporal blocking on the host: D Jacobi iterations in one pass over memory, in place on
+// u, with all of the rank's threads.
 //
-// Iteration t (t = 0 is u) covers the owned box grown by depth - t on every side with a
-// neighbour, so one exchange of halos `depth` deep before the pass serves all of it (the
-// solver does it); on the other sides the halo holds the Dirichlet values for good. Along x
-// the pass is a wavefront: at position p iteration t is computed on plane p - t + 1 from
-// planes p - t .. p - t + 2 of iteration t - 1, which are complete by then. Iterations
-// 1 .. depth - 1 live in a ring of 3 planes each; the last goes to u's plane p - depth + 1,
-// whose old values no later update reads. u is read and written once per pass: 16 / depth
-// bytes per update instead of 24.
+// Iteration t (t = 0 is u) covers the owned box grown by D - t on every side with a
+// neighbour, so one exchange of halos D deep before the pass serves all of it (the solver
+// does it); on the other sides the halo holds the Dirichlet values for good. Along x the pass
+// is a wavefront: at position p iteration t is computed on plane p - t + 1 from planes
+// p - t .. p - t + 2 of iteration t - 1, which are complete by then. Iterations 1 .. D - 1
+// live in a ring of 3 planes each; the last goes to u's plane p - D + 1, whose old values no
+// later update reads. u is read and written once per pass: 16 / D bytes per update instead
+// of 24.
 //
 // Threads: one team of all the rank's threads; each computes its share of the rows of every
 // plane update, and the team meets at a barrier before the next one, so each plane is
 // complete before any thread reads it. Every value is computed from the same operands by
 // the same update() as one iteration per pass (Relax.hpp), so the field, the residuals and
-// the stopping iteration are bitwise the same for every depth and thread count.
+// the stopping iteration are bitwise the same for every D and thread count.
 //
 // Host execution only (raw pointers into host memory): on a device build the solver does one
 // iteration per pass.
@@ -22,36 +22,29 @@
 
 #include "PointUpdates.hpp"
 
+#include <hcart/grid/Block.hpp>
 #include <hcart/grid/Field.hpp>
-
-#include <array>
 
 namespace hcart::jacobi {
 
-/// \brief The block a pass runs on: halo and owned sizes, and the sides with a neighbour.
-struct WavefrontBlock {
-  std::array<int, 3> halo{}, local{};
-  std::array<std::array<bool, 2>, 3> open{}; ///< a neighbour across the low / high side
-};
-
 class Wavefront {
 public:
-  /// \brief Room for passes of up to `depth` (>= 2) iterations on fields shaped like `u`,
-  /// whose Dirichlet frame (the halo on sides without a neighbour) the ring copies.
-  Wavefront(const Field<double>& u, const WavefrontBlock& block, long depth);
+  /// \brief Room for passes of up to `iterations` (>= 2) on fields of `block` shaped like
+  /// `u`, whose Dirichlet frame (the halo on sides without a neighbour) the ring copies.
+  Wavefront(const Field<double>& u, const Block& block, long iterations);
 
-  /// \brief `depth` (2 .. the constructor's) iterations on u in place, with the right-hand
-  /// side `rhs` when `poisson`. Returns this rank's max |u_new - u_old| of the last
-  /// iteration when `check`, else 0.
+  /// \brief `iterations` (2 .. the constructor's) iterations on u in place, with the
+  /// right-hand side `rhs` when `poisson`. Returns this rank's max |u_new - u_old| of the
+  /// last iteration when `check`, else 0.
   double pass(const Field<double>& u, const Field<double>& rhs, bool poisson, const Stencil& s,
-              long depth, bool check);
+              long iterations, bool check);
 
   /// \brief Threads that share a pass.
   int threads() const noexcept { return m_threads; }
 
 private:
-  WavefrontBlock m_block;
-  long m_depth;
+  Block m_block;
+  long m_iterations;
   int m_threads = 1;
   Kokkos::DefaultHostExecutionSpace m_space;        // made once: Kokkos 4 allocates in each
   Kokkos::View<double*, Kokkos::HostSpace> m_ring;  // the intermediate iterations' planes

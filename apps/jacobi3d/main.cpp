@@ -9,7 +9,7 @@
 #include "Compare.hpp"
 #include "JacobiConfig.hpp"
 #include "JacobiSolver.hpp"
-#include "PassPlan.hpp"
+#include "Passes.hpp"
 #include "Report.hpp"
 
 #include <hcart/core/Collective.hpp>
@@ -29,12 +29,12 @@ using namespace hcart;
 jacobi::RunReport run_once(const jacobi::Config& config, bool verbose, int rank) {
   Timers timers;
   auto total = std::make_unique<Timers::Region>(timers, "total");
-  // The halo width and the iterations per pass, planned together (PassPlan.hpp).
-  const jacobi::GridPlan plan =
-      jacobi::plan_grid(config.settings, config.spec, config.decomposition, MPI_COMM_WORLD);
-  const Decomposition decomp(MPI_COMM_WORLD, plan.spec, plan.options);
-  const Grid grid(decomp);
-  jacobi::Solver solver(grid, config.settings, timers, config.output);
+  // One decomposition (of the communication of one iteration), then the iterations per
+  // pass and the halo they need, decided once (Passes.hpp).
+  const Decomposition decomp(MPI_COMM_WORLD, config.spec, config.decomposition);
+  const jacobi::Passes passes = jacobi::plan_passes(config.settings, decomp);
+  const Grid grid(decomp, passes.halo_width);
+  jacobi::Solver solver(grid, config.settings, passes.iterations_per_pass, timers, config.output);
   const double cells = solver.global_cells();
   const long max_iterations = config.settings.max_iterations;
   auto progress = [&](const jacobi::Progress& p) {
@@ -77,6 +77,8 @@ int main(int argc, char* argv[]) {
     if (root) {
       std::cout << "jacobi3d: " << env.size() << " ranks, deck " << deck.name() << ", resolved:\n"
                 << deck.resolved() << std::endl;
+      for (const auto& note : deck.notes())
+        std::cout << "jacobi3d: note: " << note << std::endl;
       for (const auto& note : config.adjustments)
         std::cout << "jacobi3d: note: " << note << std::endl;
     }

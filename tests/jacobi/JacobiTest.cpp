@@ -3,7 +3,7 @@
 // the Poisson problem converges to its exact discrete solution with second order in h.
 #include "GatherField.hpp"
 #include "JacobiSolver.hpp"
-#include "PassPlan.hpp"
+#include "Passes.hpp"
 #include "PointUpdates.hpp"
 #include "PoissonRhs.hpp"
 #include "Relax.hpp"
@@ -122,10 +122,10 @@ TEST(Jacobi, BitwiseIdenticalForEveryDecompositionAndEqualToASerialReference) {
                                               : std::vector<double>{};
     // One iteration per pass with and without overlap; passes of 3 iterations over halos
     // 3 deep (with neighbours: redundant updates next to them); and passes of 2 over halos
-    // 3 deep.
+    // 3 deep (exchanges narrower than the halo). A device runs one iteration per pass.
     struct Variant {
       bool overlap;
-      long blocking;
+      long per_pass;
       int halo;
     };
     const Variant variants[] = {{false, 1, 1}, {true, 1, 1}, {false, 3, 3}, {false, 2, 3}};
@@ -134,16 +134,13 @@ TEST(Jacobi, BitwiseIdenticalForEveryDecompositionAndEqualToASerialReference) {
         GridSpec spec;
         spec.global_size = c.size;
         spec.periodic = c.periodic;
-        spec.halo_width = {variant.halo, variant.halo, variant.halo};
         DecompositionOptions options;
         options.strategy = strategy;
         const Decomposition decomp(MPI_COMM_WORLD, spec, options);
-        const Grid grid(decomp);
+        const Grid grid(decomp, {variant.halo, variant.halo, variant.halo});
         s.overlap = variant.overlap;
-        s.temporal_blocking = variant.blocking;
         Timers timers;
-        jacobi::Solver solver(grid, s, timers);
-        EXPECT_EQ(solver.iterations_per_pass(), host_execution ? variant.blocking : 1);
+        jacobi::Solver solver(grid, s, host_execution ? variant.per_pass : 1, timers);
         solver.iterate(iterations);
         const std::vector<double> field = test::gather_global(grid, solver.solution());
         if (world_rank() == 0) {
@@ -153,7 +150,7 @@ TEST(Jacobi, BitwiseIdenticalForEveryDecompositionAndEqualToASerialReference) {
             differ += std::memcmp(&field[p], &reference[p], sizeof(double)) != 0;
           }
           EXPECT_EQ(differ, 0) << to_string(strategy) << " overlap " << variant.overlap
-                               << " iterations per pass " << variant.blocking << " dims "
+                               << " iterations per pass " << variant.per_pass << " dims "
                                << decomp.dims()[0] << "x" << decomp.dims()[1] << "x"
                                << decomp.dims()[2];
         }
@@ -324,20 +321,24 @@ struct SolverRun {
   std::vector<double> field;
   jacobi::Result result;
   long per_pass = 0;
+  std::array<int, 3> halo_width{};
 };
 
-// A run on `comm` of `iterations` iterations (or to convergence when 0), with
-// `temporal_blocking` iterations per pass asked for.
-SolverRun run_blocked(MPI_Comm comm, const GridSpec& spec, jacobi::Settings s,
-                      long temporal_blocking, long iterations) {
+// A run on `comm` of `iterations` iterations (or to convergence when 0) as Jacobi3D sets it
+// up: `requested` iterations per pass asked for, the passes and the grid's halo planned on
+// the decomposition.
+SolverRun run_blocked(MPI_Comm comm, const GridSpec& spec, jacobi::Settings s, long requested,
+                      long iterations) {
   const Decomposition decomp(comm, spec);
-  const Grid grid(decomp);
-  s.temporal_blocking = temporal_blocking;
+  s.iterations_per_pass = requested;
+  const jacobi::Passes passes = jacobi::plan_passes(s, decomp);
+  const Grid grid(decomp, passes.halo_width);
   Timers timers;
-  jacobi::Solver solver(grid, s, timers);
+  jacobi::Solver solver(grid, s, passes.iterations_per_pass, timers);
   SolverRun r;
   r.result = iterations > 0 ? solver.iterate(iterations) : solver.run();
   r.per_pass = solver.iterations_per_pass();
+  r.halo_width = grid.halo_width();
   r.field = test::gather_global(grid, solver.solution());
   return r;
 }
@@ -383,46 +384,55 @@ TEST(Jacobi, TemporalBlockingIsBitwiseTheSameAsOneIterationPerPass) {
               0);
   }
   // Automatic: fused on one host rank without neighbours (planes of 14 x 23 fit any cache),
-  // whatever the number of threads; with a periodic direction (a neighbour: itself) only as
-  // deep as the halo in that direction. A device build has no wavefront: one per pass.
+  // whatever the number of threads, and with a periodic direction (a neighbour: itself)
+  // over a halo as deep in that direction; the field as with one iteration per pass. A
+  // device build has no wavefront: one per pass.
   jacobi::Settings s;
-  if (host_execution) {
-    EXPECT_GT(run_blocked(one, spec, s, 0, 1).per_pass, 1);
-  } else {
-    EXPECT_EQ(run_blocked(one, spec, s, 0, 1).per_pass, 1);
-  }
+  s.boundary_values = {1.0, 0.25, -0.5, 0.75, 2.0, 0.125};
+  const SolverRun alone = run_blocked(one, spec, s, 0, 19);
+  EXPECT_EQ(alone.halo_width, (std::array<int, 3>{1, 1, 1})) << "no neighbour: one layer";
   GridSpec periodic = spec;
   periodic.periodic = {false, true, false};
-  EXPECT_EQ(run_blocked(one, periodic, s, 0, 1).per_pass, 1);
-  EXPECT_EQ(run_blocked(one, periodic, s, 4, 1).per_pass, 1);
-  periodic.halo_width = {1, 2, 1};
-  EXPECT_EQ(run_blocked(one, periodic, s, 4, 1).per_pass, host_execution ? 2 : 1);
+  const SolverRun wrapped = run_blocked(one, periodic, s, 0, 19);
+  const SolverRun wrapped_plain = run_blocked(one, periodic, s, 1, 19);
+  if (host_execution) {
+    EXPECT_GT(alone.per_pass, 1);
+    EXPECT_GT(wrapped.per_pass, 1);
+    EXPECT_EQ(wrapped.halo_width[1], wrapped.per_pass) << "the periodic direction";
+  } else {
+    EXPECT_EQ(alone.per_pass, 1);
+    EXPECT_EQ(wrapped.per_pass, 1);
+  }
+  EXPECT_EQ(std::memcmp(wrapped.field.data(), wrapped_plain.field.data(),
+                        wrapped_plain.field.size() * sizeof(double)),
+            0);
   MPI_Comm_free(&one);
 }
 
-// With neighbours a pass needs halos as deep as its iterations: the depth is capped by the
-// halo width, and overlap (an exchange behind every iteration) keeps one per pass.
-TEST(Jacobi, TemporalBlockingAcrossRanksNeedsDeepHalos) {
+// With neighbours a pass needs halos as deep as its iterations: the plan gives the grid
+// those halos, and overlap (an exchange behind every iteration) keeps one per pass.
+TEST(Jacobi, TemporalBlockingAcrossRanksGetsDeepHalos) {
   if (test::world_size() == 1) GTEST_SKIP() << "needs more than one rank";
   GridSpec spec;
   spec.global_size = {24, 24, 24};
   jacobi::Settings s;
-  EXPECT_EQ(run_blocked(MPI_COMM_WORLD, spec, s, 4, 1).per_pass, 1);
-  spec.halo_width = {3, 3, 3};
-  EXPECT_EQ(run_blocked(MPI_COMM_WORLD, spec, s, 4, 1).per_pass, host_execution ? 3 : 1);
-  EXPECT_EQ(run_blocked(MPI_COMM_WORLD, spec, s, 2, 1).per_pass, host_execution ? 2 : 1);
+  for (long asked : {2L, 4L}) {
+    const SolverRun r = run_blocked(MPI_COMM_WORLD, spec, s, asked, 1);
+    EXPECT_EQ(r.per_pass, host_execution ? asked : 1);
+    // At least one direction is cut, and its halo is as deep as a pass.
+    EXPECT_GE(*std::max_element(r.halo_width.begin(), r.halo_width.end()),
+              host_execution ? asked : 1);
+  }
   s.overlap = true;
   EXPECT_EQ(run_blocked(MPI_COMM_WORLD, spec, s, 4, 1).per_pass, 1);
-  // Blocks of different sizes (9, 8, 8 cells on 3 ranks) would choose different depths by
+  // Blocks of different sizes (9, 8, 8 cells on 3 ranks) would choose different numbers by
   // their share of redundant updates: all ranks use the smallest, and the field is the same.
   s.overlap = false;
   spec.global_size = {25, 24, 24};
-  spec.halo_width = {4, 4, 4};
   const SolverRun automatic = run_blocked(MPI_COMM_WORLD, spec, s, 0, 13);
   long agreed[2] = {automatic.per_pass, -automatic.per_pass};
   MPI_Allreduce(MPI_IN_PLACE, agreed, 2, MPI_LONG, MPI_MIN, MPI_COMM_WORLD);
-  EXPECT_EQ(agreed[0], -agreed[1]) << "ranks chose different depths";
-  spec.halo_width = {1, 1, 1};
+  EXPECT_EQ(agreed[0], -agreed[1]) << "ranks chose different numbers";
   const SolverRun plain = run_blocked(MPI_COMM_WORLD, spec, s, 1, 13);
   if (world_rank() == 0) {
     ASSERT_EQ(automatic.field.size(), plain.field.size());
@@ -432,103 +442,118 @@ TEST(Jacobi, TemporalBlockingAcrossRanksNeedsDeepHalos) {
   }
 }
 
-// The app's grid (jacobi::plan_grid): halos as deep as the pass where ranks cut or wrap a
-// direction, one layer elsewhere (4 in an uncut k, for aligned rows) and without
-// neighbours, overlap or blocking; the process
-// grid is the one of one layer; the solver on that grid takes exactly that depth, so every
-// exchange moves the layers a pass reads.
-TEST(Jacobi, HaloWidthAndPassDepthComeFromOnePolicy) {
+// A solver handed a grid whose halo is shallower than its passes across a neighbour
+// refuses it on every rank, instead of reading stale halo cells.
+TEST(Jacobi, ASolverRefusesAHaloShallowerThanItsPasses) {
+  GridSpec spec;
+  spec.global_size = {24, 24, 24};
+  spec.periodic = {true, false, false}; // a neighbour on every rank count
+  const Decomposition decomp(MPI_COMM_WORLD, spec);
+  const Grid grid(decomp, {2, 2, 2});
+  jacobi::Settings s;
+  Timers timers;
+  try {
+    jacobi::Solver solver(grid, s, 3, timers);
+    FAIL() << "3 iterations per pass over halos 2 deep were accepted";
+  } catch (const hcart::InputError& e) {
+    EXPECT_TRUE(e.collective());
+    const std::string expected = host_execution ? "3 iterations per pass need halos as deep"
+                                                : "the wavefront runs on the host";
+    EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+  }
+  if (host_execution) {
+    EXPECT_NO_THROW(jacobi::Solver(grid, s, 2, timers));
+  }
+}
+
+// The app's plan (jacobi::plan_passes, after one decomposition): iterations per pass by the
+// policy, agreed by all ranks; halos as deep as them where ranks cut or wrap a direction,
+// one layer elsewhere (4 in an uncut k, for aligned rows) and without neighbours, overlap or
+// blocking.
+TEST(Jacobi, TheHaloFollowsTheIterationsPerPass) {
   const int P = test::world_size();
   GridSpec spec;
   spec.global_size = {64, 64, 64};
   jacobi::Settings s;
-  const auto planned = [&](const jacobi::Settings& settings, const GridSpec& g) {
-    return jacobi::plan_grid(settings, g, {}, MPI_COMM_WORLD);
-  };
   const bool neighbours = P > 1;
-  jacobi::GridPlan p = planned(s, spec);
-  const Decomposition decomp(MPI_COMM_WORLD, p.spec, p.options);
-  GridSpec one_layer = spec;
-  one_layer.halo_width = {1, 1, 1};
-  const Decomposition reference(MPI_COMM_WORLD, one_layer);
-  EXPECT_EQ(decomp.dims(), reference.dims()) << "the depth changed the process grid";
+  const Decomposition decomp(MPI_COMM_WORLD, spec);
+  jacobi::Passes p = jacobi::plan_passes(s, decomp);
   // Automatic across ranks: up to 4, fewer where the blocks are thin (64 / 3 cells: 3).
   if (host_execution && neighbours) {
-    EXPECT_GE(p.depth, 2);
-    EXPECT_LE(p.depth, jacobi::kAutoDepthWithNeighbours);
-  } else {
-    EXPECT_EQ(p.depth, 1);
+    EXPECT_GE(p.iterations_per_pass, 2);
+    EXPECT_LE(p.iterations_per_pass, jacobi::kAutoIterationsWithNeighbours);
+  } else if (!host_execution) {
+    EXPECT_EQ(p.iterations_per_pass, 1);
   }
   for (int d = 0; d < 3; ++d) {
     const bool crossed = decomp.dims()[d] > 1;
     // k not cut, 64 cells: 4 layers, so that rows start on 32-byte boundaries.
     const bool aligned = d == 2 && !crossed && host_execution && neighbours;
-    EXPECT_EQ(p.spec.halo_width[d], crossed   ? p.depth
-                                    : aligned ? jacobi::kAlignedRowHalo
-                                              : 1)
+    EXPECT_EQ(p.halo_width[d], crossed   ? p.iterations_per_pass
+                               : aligned ? jacobi::kAlignedRowHalo
+                                         : 1)
         << "direction " << d;
   }
-  {
-    const Grid grid(decomp);
-    Timers timers;
-    const jacobi::Solver solver(grid, s, timers);
-    EXPECT_EQ(solver.iterations_per_pass(), neighbours ? p.depth : solver.iterations_per_pass());
-    if (neighbours) {
-      for (int d = 0; d < 3; ++d) {
-        if (decomp.dims()[d] > 1) {
-          EXPECT_EQ(grid.halo_width()[d], solver.iterations_per_pass());
-        }
-      }
-    }
-  }
-  s.temporal_blocking = 6;
-  p = planned(s, spec);
-  EXPECT_EQ(p.depth, host_execution && neighbours ? 6 : 1);
-  // A block of 64 / 16 = 4 cells caps the depth at 4.
+  s.iterations_per_pass = 6;
+  p = jacobi::plan_passes(s, decomp);
+  EXPECT_EQ(p.iterations_per_pass, host_execution ? 6 : 1);
+  // A block of 64 / 16 = 4 cells caps it at 4.
   if (P == 4) {
-    jacobi::Settings thin = s;
     GridSpec slab = spec;
     slab.global_size = {16, 2, 2};
-    EXPECT_EQ(planned(thin, slab).depth, host_execution ? 4 : 1);
+    const Decomposition thin(MPI_COMM_WORLD, slab);
+    EXPECT_EQ(jacobi::plan_passes(s, thin).iterations_per_pass, host_execution ? 4 : 1);
   }
   // A periodic direction is a neighbour even on one rank.
   spec.periodic = {false, false, true};
-  p = planned(s, spec);
-  EXPECT_EQ(p.spec.halo_width[2], host_execution ? 6 : 1);
+  const Decomposition wrapped(MPI_COMM_WORLD, spec);
+  p = jacobi::plan_passes(s, wrapped);
+  EXPECT_EQ(p.halo_width[2], host_execution ? 6 : 1);
   if (P == 1) {
-    EXPECT_EQ(p.spec.halo_width[0], 1);
+    EXPECT_EQ(p.halo_width[0], 1);
   }
   s.overlap = true;
-  EXPECT_EQ(planned(s, spec).spec.halo_width, (std::array<int, 3>{1, 1, 1}));
+  EXPECT_EQ(jacobi::plan_passes(s, wrapped).halo_width, (std::array<int, 3>{1, 1, 1}));
   s.overlap = false;
-  s.temporal_blocking = 1;
-  EXPECT_EQ(planned(s, spec).spec.halo_width, (std::array<int, 3>{1, 1, 1}));
+  s.iterations_per_pass = 1;
+  EXPECT_EQ(jacobi::plan_passes(s, wrapped).halo_width, (std::array<int, 3>{1, 1, 1}));
 }
 
-// The policy on its own: capped by the halo and the owned cells on sides with a neighbour,
-// by the cache and by 10% of redundant updates when automatic.
+namespace {
+// A block of `n` owned cells, with neighbours across the faces of the `crossed` directions.
+Block test_block(const std::array<int, 3>& n, const std::array<bool, 3>& crossed) {
+  Block b;
+  b.local_size = n;
+  for (int d = 0; d < 3; ++d) {
+    for (int side = 0; side < 2; ++side) {
+      if (crossed[d]) b.at(Block::face(d, side)).across = Across::OtherRank;
+    }
+  }
+  return b;
+}
+} // namespace
+
+// The policy on its own: capped by the owned cells on sides with a neighbour, by the cache
+// and by 10% of redundant updates when automatic.
 TEST(Jacobi, IterationsPerPassPolicy) {
   jacobi::Settings s;
-  jacobi::BlockShape alone;
-  alone.local_size = {64, 64, 64};
-  const std::array<int, 3> one{1, 1, 1}, deep{8, 8, 8};
-  EXPECT_EQ(jacobi::iterations_per_pass(s, alone, one, true), jacobi::kMaxWavefrontDepth);
-  EXPECT_EQ(jacobi::iterations_per_pass(s, alone, one, false), 1) << "no wavefront";
+  Block alone = test_block({64, 64, 64}, {false, false, false});
+  EXPECT_EQ(jacobi::choose_iterations_per_pass(s, alone, true), jacobi::kMaxWavefrontIterations);
+  EXPECT_EQ(jacobi::choose_iterations_per_pass(s, alone, false), 1) << "no wavefront";
   alone.local_size = {64, 2048, 2048}; // 32 MiB planes: no room for a pass in 16 MiB
-  EXPECT_EQ(jacobi::iterations_per_pass(s, alone, one, true), 1);
-  jacobi::BlockShape cut = {{64, 64, 64}, {{{true, true}, {false, false}, {false, false}}}};
-  EXPECT_EQ(jacobi::iterations_per_pass(s, cut, one, true), 1) << "halo of one layer";
-  EXPECT_EQ(jacobi::iterations_per_pass(s, cut, deep, true), jacobi::kAutoDepthWithNeighbours);
-  cut.local_size = {8, 64, 64}; // depth 4 would redo 4 * 3 / 2 / 8 = 37% more updates
-  const long depth = jacobi::iterations_per_pass(s, cut, deep, true);
-  EXPECT_LE(jacobi::redundant_share(cut, depth), 0.1);
-  EXPECT_GT(jacobi::redundant_share(cut, depth + 1), 0.1);
-  s.temporal_blocking = 64;
-  EXPECT_EQ(jacobi::iterations_per_pass(s, cut, deep, true), 8) << "capped by the halo";
+  EXPECT_EQ(jacobi::choose_iterations_per_pass(s, alone, true), 1);
+  Block cut = test_block({64, 64, 64}, {true, false, false});
+  EXPECT_EQ(jacobi::choose_iterations_per_pass(s, cut, true),
+            jacobi::kAutoIterationsWithNeighbours);
+  cut.local_size = {8, 64, 64}; // 4 per pass would redo 4 * 3 / 2 / 8 = 37% more updates
+  const long n = jacobi::choose_iterations_per_pass(s, cut, true);
+  EXPECT_LE(jacobi::redundant_share(cut, n), 0.1);
+  EXPECT_GT(jacobi::redundant_share(cut, n + 1), 0.1);
+  s.iterations_per_pass = 64;
   cut.local_size = {3, 64, 64};
-  EXPECT_EQ(jacobi::iterations_per_pass(s, cut, deep, true), 3) << "capped by the block";
+  EXPECT_EQ(jacobi::choose_iterations_per_pass(s, cut, true), 3) << "capped by the block";
   s.overlap = true;
-  EXPECT_EQ(jacobi::iterations_per_pass(s, cut, deep, true), 1);
+  EXPECT_EQ(jacobi::choose_iterations_per_pass(s, cut, true), 1);
 }
 
 namespace {
@@ -568,15 +593,16 @@ double poisson_error(const jacobi::Solver& solver, double scale) {
 double solve_poisson(std::int64_t n, bool against_discrete) {
   GridSpec spec;
   spec.global_size = {n, n, n};
-  const Decomposition decomp(MPI_COMM_WORLD, spec);
-  const Grid grid(decomp);
   jacobi::Settings s;
   s.problem = jacobi::Problem::Poisson;
   s.tolerance = 1e-14;
   s.max_iterations = 40000;
   s.check_every = 50;
+  const Decomposition decomp(MPI_COMM_WORLD, spec);
+  const jacobi::Passes passes = jacobi::plan_passes(s, decomp);
+  const Grid grid(decomp, passes.halo_width);
   Timers timers;
-  jacobi::Solver solver(grid, s, timers);
+  jacobi::Solver solver(grid, s, passes.iterations_per_pass, timers);
   const jacobi::Result r = solver.run();
   EXPECT_TRUE(r.converged) << "n = " << n << ": residual " << r.residual << " after "
                            << r.iterations;
@@ -611,13 +637,13 @@ TEST(Jacobi, CheckpointRestartOnAnotherRankCountIsBitwiseExact) {
   spec.halo_width = {2, 2, 2}; // 7 ranks may cut 18 cells into 7 blocks
   jacobi::Settings s;
   s.boundary_values = {1.0, 0.5, 0.0, 0.0, -1.0, 0.25};
-  s.temporal_blocking = 2;
+  const long per_pass = host_execution ? 2 : 1; // a device has no wavefront
   std::vector<double> straight;
   {
     const Decomposition decomp(MPI_COMM_WORLD, spec);
     const Grid grid(decomp);
     Timers timers;
-    jacobi::Solver solver(grid, s, timers);
+    jacobi::Solver solver(grid, s, per_pass, timers);
     solver.iterate(2 * k);
     straight = test::gather_global(grid, solver.solution());
   }
@@ -633,7 +659,7 @@ TEST(Jacobi, CheckpointRestartOnAnotherRankCountIsBitwiseExact) {
     const Decomposition decomp(comm, spec, options);
     const Grid grid(decomp);
     Timers timers;
-    jacobi::Solver solver(grid, s, timers, out);
+    jacobi::Solver solver(grid, s, per_pass, timers, out);
     solver.iterate(k);
     checkpoint = solver.write_checkpoint(0.0);
     MPI_Comm_free(&comm);
@@ -646,7 +672,7 @@ TEST(Jacobi, CheckpointRestartOnAnotherRankCountIsBitwiseExact) {
     Timers timers;
     jacobi::Output restart = out;
     restart.restart = checkpoint;
-    jacobi::Solver solver(grid, s, timers, restart);
+    jacobi::Solver solver(grid, s, per_pass, timers, restart);
     EXPECT_EQ(solver.iteration(), k);
     solver.iterate(k);
     const std::vector<double> resumed = test::gather_global(grid, solver.solution());
@@ -673,7 +699,7 @@ TEST(Jacobi, ANonFiniteSolutionStopsTheRunOnEveryRank) {
   s.max_iterations = 40;
   s.tolerance = 1e-3;
   Timers timers;
-  jacobi::Solver solver(grid, s, timers);
+  jacobi::Solver solver(grid, s, 1, timers);
   try {
     solver.run();
     FAIL() << "a run with overflowing values ended normally";
@@ -719,7 +745,7 @@ TEST(Jacobi, ARestartFromABrokenOrFinishedCheckpointIsRefused) {
   jacobi::Output out;
   out.restart = checkpoint_with(grid, std::nan(""), 3, directory);
   try {
-    jacobi::Solver solver(grid, s, timers, out);
+    jacobi::Solver solver(grid, s, 1, timers, out);
     FAIL() << "a checkpoint holding NaN was accepted";
   } catch (const hcart::InputError& e) {
     EXPECT_TRUE(e.collective());
@@ -728,7 +754,7 @@ TEST(Jacobi, ARestartFromABrokenOrFinishedCheckpointIsRefused) {
   }
   out.restart = checkpoint_with(grid, 0.5, 30, directory);
   try {
-    jacobi::Solver solver(grid, s, timers, out);
+    jacobi::Solver solver(grid, s, 1, timers, out);
     FAIL() << "a checkpoint beyond max_iterations was accepted";
   } catch (const hcart::InputError& e) {
     EXPECT_TRUE(e.collective());
@@ -737,6 +763,6 @@ TEST(Jacobi, ARestartFromABrokenOrFinishedCheckpointIsRefused) {
         << e.what();
   }
   s.max_iterations = 31;
-  jacobi::Solver resumed(grid, s, timers, out);
+  jacobi::Solver resumed(grid, s, 1, timers, out);
   EXPECT_EQ(resumed.run().iterations, 1);
 }

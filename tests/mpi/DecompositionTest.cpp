@@ -6,6 +6,7 @@
 #include <hcart/core/Error.hpp>
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/MpiDims.hpp>
+#include <hcart/mapping/Blocks.hpp>
 #include <hcart/mapping/Factorize.hpp>
 #include <hcart/mapping/TrafficModel.hpp>
 #include <hcart/topology/Detect.hpp>

@@ -1,5 +1,5 @@
 // The halo plan on its own (no MPI): every message's boxes against a brute-force account
-// of which cells must arrive from where, for every neighbour pattern, depth and mode.
+// of which cells must arrive from where, for every neighbour pattern, width and mode.
 #include <hcart/core/Error.hpp>
 #include <hcart/halo/HaloPlan.hpp>
 
@@ -10,25 +10,32 @@
 #include <set>
 #include <tuple>
 
+using hcart::Across;
+using hcart::Block;
 using hcart::Box;
-using hcart::HaloBlock;
 using hcart::HaloMode;
 using hcart::HaloPlan;
-using hcart::Neighbour;
 
 namespace {
 
 using Cell = std::tuple<int, int, int>;
 
+// A block and the layers an exchange fills.
+struct Case {
+  Block block;
+  std::array<int, 3> width{};
+};
+
 // -1, 0 or +1: which side of the owned range local index i lies on in direction d.
-int side_of(const HaloBlock& b, int d, int i) {
+int side_of(const Block& b, int d, int i) {
   const int lo = b.halo_width[d], hi = b.halo_width[d] + b.local_size[d];
   return i < lo ? -1 : (i >= hi ? 1 : 0);
 }
 
-// The cells the exchange must fill: halo cells within `depth` layers of the owned cells,
+// The cells the exchange must fill: halo cells within `width` layers of the owned cells,
 // whose offset (the sides they lie on) has a neighbour; Faces: across one face only.
-std::set<Cell> expected_cells(const HaloBlock& b, HaloMode mode) {
+std::set<Cell> expected_cells(const Case& c, HaloMode mode) {
+  const Block& b = c.block;
   std::set<Cell> out;
   for (int i = 0; i < b.local_size[0] + 2 * b.halo_width[0]; ++i)
     for (int j = 0; j < b.local_size[1] + 2 * b.halo_width[1]; ++j)
@@ -42,11 +49,11 @@ std::set<Cell> expected_cells(const HaloBlock& b, HaloMode mode) {
           outside += o[d] != 0;
           const int below = b.halo_width[d] - idx[d];
           const int above = idx[d] - (b.halo_width[d] + b.local_size[d]) + 1;
-          too_far = too_far || below > b.depth[d] || above > b.depth[d];
+          too_far = too_far || below > c.width[d] || above > c.width[d];
         }
         if (outside == 0 || too_far) continue;
         if (mode == HaloMode::Faces && outside > 1) continue;
-        if (b.neighbour(o) == Neighbour::None) continue;
+        if (b.at(o).across == Across::Boundary) continue;
         out.insert({i, j, k});
       }
   return out;
@@ -54,13 +61,14 @@ std::set<Cell> expected_cells(const HaloBlock& b, HaloMode mode) {
 
 // A block whose neighbours are those of a process grid: a side has a neighbour when the
 // direction is cut (another rank, or itself when periodic with one rank) or periodic.
-HaloBlock block_of(const std::array<int, 3>& n, const std::array<int, 3>& h,
-                   const std::array<int, 3>& w, const std::array<int, 3>& dims,
-                   const std::array<bool, 3>& periodic, const std::array<int, 3>& coords) {
-  HaloBlock b;
+Case block_of(const std::array<int, 3>& n, const std::array<int, 3>& h, const std::array<int, 3>& w,
+              const std::array<int, 3>& dims, const std::array<bool, 3>& periodic,
+              const std::array<int, 3>& coords) {
+  Case c;
+  Block& b = c.block;
+  c.width = w;
   b.local_size = n;
   b.halo_width = h;
-  b.depth = w;
   for (int x = -1; x <= 1; ++x)
     for (int y = -1; y <= 1; ++y)
       for (int z = -1; z <= 1; ++z) {
@@ -73,15 +81,16 @@ HaloBlock block_of(const std::array<int, 3>& n, const std::array<int, 3>& h,
           if (!periodic[d] && (c < 0 || c >= dims[d])) none = true;
           if (dims[d] > 1) self = false;
         }
-        b.set_neighbour(o, none ? Neighbour::None : (self ? Neighbour::Self : Neighbour::Other));
+        b.at(o).across = none ? Across::Boundary : (self ? Across::Self : Across::OtherRank);
       }
-  return b;
+  return c;
 }
 
 // Checks a plan against the brute-force account; returns the number of problems.
-int problems(const HaloBlock& b, HaloMode mode, hcart::FullMethod method) {
-  const HaloPlan plan = hcart::plan_halo(b, mode, method);
-  const std::set<Cell> expected = expected_cells(b, mode);
+int problems(const Case& c, HaloMode mode, hcart::FullMethod method) {
+  const Block& b = c.block;
+  const HaloPlan plan = hcart::plan_halo(b, c.width, mode, method);
+  const std::set<Cell> expected = expected_cells(c, mode);
   std::map<Cell, int> received;
   std::set<Cell> available; // cells with their final values: owned, then what arrived
   Box owned;
@@ -100,9 +109,9 @@ int problems(const HaloBlock& b, HaloMode mode, hcart::FullMethod method) {
       bad += m.send_box.cells() != m.recv_box.cells();
       for (int d = 0; d < 3; ++d)
         bad += m.send_box.extent(d) != m.recv_box.extent(d);
-      bad += m.send_tag != HaloBlock::offset_index(m.offset);
-      bad += m.recv_tag != HaloBlock::offset_index({-m.offset[0], -m.offset[1], -m.offset[2]});
-      bad += m.local != (b.neighbour(m.offset) == Neighbour::Self);
+      bad += m.send_tag != Block::offset_index(m.offset);
+      bad += m.recv_tag != Block::offset_index({-m.offset[0], -m.offset[1], -m.offset[2]});
+      bad += m.local != (b.at(m.offset).across == Across::Self);
       // What is sent must be final already (owned, or arrived in an earlier phase).
       for (int i = m.send_box.lo[0]; i < m.send_box.hi[0]; ++i)
         for (int j = m.send_box.lo[1]; j < m.send_box.hi[1]; ++j)
@@ -155,12 +164,12 @@ TEST(HaloPlan, FacesFullAndConcurrentAgainstBruteForce) {
       coords[d] = static_cast<int>(rng() % dims[d]);
       periodic[d] = rng() % 2 == 0;
     }
-    const HaloBlock b = block_of(n, h, w, dims, periodic, coords);
+    const Case b = block_of(n, h, w, dims, periodic, coords);
     for (HaloMode mode : {HaloMode::Faces, HaloMode::Full}) {
       for (auto method : {hcart::FullMethod::ThreePhase, hcart::FullMethod::Concurrent}) {
         EXPECT_EQ(problems(b, mode, method), 0)
             << "trial " << trial << " n " << n[0] << n[1] << n[2] << " h " << h[0] << h[1] << h[2]
-            << " depth " << w[0] << w[1] << w[2] << " dims " << dims[0] << dims[1] << dims[2]
+            << " width " << w[0] << w[1] << w[2] << " dims " << dims[0] << dims[1] << dims[2]
             << " periodic " << periodic[0] << periodic[1] << periodic[2] << " mode "
             << (mode == HaloMode::Full ? "full" : "faces");
         ++checked;
@@ -171,37 +180,40 @@ TEST(HaloPlan, FacesFullAndConcurrentAgainstBruteForce) {
 }
 
 TEST(HaloPlan, PhasesAndMessageCounts) {
-  const HaloBlock all =
+  const Case all =
       block_of({8, 8, 8}, {2, 2, 2}, {2, 2, 2}, {3, 3, 3}, {false, false, false}, {1, 1, 1});
-  EXPECT_EQ(hcart::plan_halo(all, HaloMode::Faces).phases.size(), 1u);
-  EXPECT_EQ(hcart::plan_halo(all, HaloMode::Faces).phases[0].messages.size(), 6u);
-  const HaloPlan three = hcart::plan_halo(all, HaloMode::Full);
+  EXPECT_EQ(hcart::plan_halo(all.block, all.width, HaloMode::Faces).phases.size(), 1u);
+  EXPECT_EQ(hcart::plan_halo(all.block, all.width, HaloMode::Faces).phases[0].messages.size(), 6u);
+  const HaloPlan three = hcart::plan_halo(all.block, all.width, HaloMode::Full);
   ASSERT_EQ(three.phases.size(), 3u);
   for (const auto& phase : three.phases)
     EXPECT_EQ(phase.messages.size(), 2u);
-  const HaloPlan concurrent = hcart::plan_halo(all, HaloMode::Full, hcart::FullMethod::Concurrent);
+  const HaloPlan concurrent =
+      hcart::plan_halo(all.block, all.width, HaloMode::Full, hcart::FullMethod::Concurrent);
   ASSERT_EQ(concurrent.phases.size(), 1u);
   EXPECT_EQ(concurrent.phases[0].messages.size(), 26u);
   // A corner rank of a non-periodic grid: 3 faces, 7 of 26 offsets.
-  const HaloBlock corner =
+  const Case corner =
       block_of({8, 8, 8}, {1, 1, 1}, {1, 1, 1}, {2, 2, 2}, {false, false, false}, {0, 0, 0});
-  EXPECT_EQ(hcart::plan_halo(corner, HaloMode::Faces).phases[0].messages.size(), 3u);
-  EXPECT_EQ(hcart::plan_halo(corner, HaloMode::Full, hcart::FullMethod::Concurrent)
-                .phases[0]
-                .messages.size(),
-            7u);
+  EXPECT_EQ(hcart::plan_halo(corner.block, corner.width, HaloMode::Faces).phases[0].messages.size(),
+            3u);
+  EXPECT_EQ(
+      hcart::plan_halo(corner.block, corner.width, HaloMode::Full, hcart::FullMethod::Concurrent)
+          .phases[0]
+          .messages.size(),
+      7u);
   // A halo of 0 in x: nothing moves across x.
-  const HaloBlock flat =
+  const Case flat =
       block_of({8, 8, 1}, {1, 1, 0}, {1, 1, 0}, {2, 2, 1}, {true, true, true}, {0, 0, 0});
-  EXPECT_EQ(hcart::plan_halo(flat, HaloMode::Faces).phases[0].messages.size(), 4u);
+  EXPECT_EQ(hcart::plan_halo(flat.block, flat.width, HaloMode::Faces).phases[0].messages.size(),
+            4u);
 }
 
-TEST(HaloPlan, ADepthBeyondTheHaloOrTheBlockIsRefused) {
-  HaloBlock b =
-      block_of({4, 4, 4}, {2, 2, 2}, {3, 2, 2}, {2, 1, 1}, {false, false, false}, {0, 0, 0});
-  EXPECT_THROW(hcart::plan_halo(b, HaloMode::Faces), hcart::InputError);
+TEST(HaloPlan, AWidthBeyondTheHaloOrTheBlockIsRefused) {
+  Case b = block_of({4, 4, 4}, {2, 2, 2}, {3, 2, 2}, {2, 1, 1}, {false, false, false}, {0, 0, 0});
+  EXPECT_THROW(hcart::plan_halo(b.block, b.width, HaloMode::Faces), hcart::InputError);
   b = block_of({1, 4, 4}, {2, 2, 2}, {2, 2, 2}, {2, 1, 1}, {false, false, false}, {0, 0, 0});
-  EXPECT_THROW(hcart::plan_halo(b, HaloMode::Faces), hcart::InputError);
-  b.depth = {1, 2, 2};
-  EXPECT_NO_THROW(hcart::plan_halo(b, HaloMode::Faces));
+  EXPECT_THROW(hcart::plan_halo(b.block, b.width, HaloMode::Faces), hcart::InputError);
+  b.width = {1, 2, 2};
+  EXPECT_NO_THROW(hcart::plan_halo(b.block, b.width, HaloMode::Faces));
 }

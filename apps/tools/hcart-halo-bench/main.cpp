@@ -25,6 +25,7 @@
 #include <hcart/core/Main.hpp>
 #include <hcart/core/MpiCheck.hpp>
 #include <hcart/grid/Decomposition.hpp>
+#include <hcart/mapping/Blocks.hpp>
 #include <hcart/mapping/TrafficModel.hpp>
 
 #include <nlohmann/json.hpp>

@@ -3,7 +3,10 @@
 #include <hcart/core/MpiCheck.hpp>
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/MpiDims.hpp>
+#include <hcart/mapping/Blocks.hpp>
 #include <hcart/topology/Detect.hpp>
+
+#include <climits>
 
 namespace hcart {
 
@@ -116,6 +119,39 @@ int Decomposition::rank_at(std::array<int, 3> coords) const {
 
 int Decomposition::neighbour(const std::array<int, 3>& offset) const {
   return rank_at({m_coords[0] + offset[0], m_coords[1] + offset[1], m_coords[2] + offset[2]});
+}
+
+Block Decomposition::block(const std::array<int, 3>& halo_width) const {
+  Block b;
+  b.halo_width = halo_width;
+  for (int d = 0; d < 3; ++d) {
+    const std::int64_t n = block_extent(m_spec.global_size[d], m_dims[d], m_coords[d]);
+    HCART_REQUIRE(n + 2LL * halo_width[d] <= INT_MAX,
+                  "hcart::Decomposition::block: the block of rank "
+                      << m_rank << " has " << n << " cells and a halo of " << halo_width[d]
+                      << " in direction " << d << ", too many for int indices");
+    b.local_size[d] = static_cast<int>(n);
+    b.global_offset[d] = block_offset(m_spec.global_size[d], m_dims[d], m_coords[d]);
+    b.global_size[d] = m_spec.global_size[d];
+    b.periodic[d] = m_spec.periodic[d];
+  }
+  for (int a = -1; a <= 1; ++a)
+    for (int c = -1; c <= 1; ++c)
+      for (int e = -1; e <= 1; ++e) {
+        const std::array<int, 3> o{a, c, e};
+        Block::Neighbour& n = b.at(o);
+        n.rank = neighbour(o);
+        n.across = n.rank == MPI_PROC_NULL ? Across::Boundary
+                   : n.rank == m_rank      ? Across::Self
+                                           : Across::OtherRank;
+        if (n.rank == MPI_PROC_NULL) n.rank = -1;
+        for (int d = 0; d < 3; ++d) {
+          const int coord = m_coords[d] + o[d];
+          n.periodic_wrap = n.periodic_wrap || coord < 0 || coord >= m_dims[d];
+        }
+        if (n.across == Across::Boundary) n.periodic_wrap = false;
+      }
+  return b;
 }
 
 std::vector<std::int64_t> Decomposition::unit_indices_of(int cart_rank) const {

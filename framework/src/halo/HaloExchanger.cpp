@@ -55,34 +55,22 @@ HaloExchanger::HaloExchanger(const Grid& grid, HaloMode mode, const HaloOptions&
     : m_grid(&grid), m_mode(mode), m_options(options) {
   const Decomposition& decomp = grid.decomposition();
   const MPI_Comm comm = decomp.comm();
-  HaloBlock block;
-  block.local_size = grid.local_size();
-  block.halo_width = grid.halo_width();
-  for (int a = -1; a <= 1; ++a)
-    for (int b = -1; b <= 1; ++b)
-      for (int c = -1; c <= 1; ++c) {
-        if (a == 0 && b == 0 && c == 0) continue;
-        const int peer = decomp.neighbour({a, b, c});
-        block.set_neighbour({a, b, c}, peer == MPI_PROC_NULL   ? Neighbour::None
-                                       : peer == decomp.rank() ? Neighbour::Self
-                                                               : Neighbour::Other);
-      }
+  const Block& block = grid.block();
   agree_on_errors(comm, [&] {
     HCART_REQUIRE(options.width >= 0, "hcart::HaloExchanger: HaloOptions::width "
                                           << options.width << ", expected 0 (all) or more");
     for (int d = 0; d < 3; ++d) {
-      block.depth[d] =
+      m_width[d] =
           options.width == 0 ? block.halo_width[d] : std::min(options.width, block.halo_width[d]);
     }
-    m_width = block.depth;
-    m_plan = plan_halo(block, mode, options.full_method);
+    m_plan = plan_halo(block, m_width, mode, options.full_method);
     m_device_buffers = device_mpi().device_buffers || !device_mpi().device_build;
   });
   for (const HaloPlan::Phase& phase : m_plan.phases) {
     std::vector<Peer> peers;
     for (const HaloPlan::Message& m : phase.messages) {
       Peer p;
-      p.rank = decomp.neighbour(m.offset);
+      p.rank = block.at(m.offset).rank;
       p.level = decomp.separating_level(decomp.rank(), p.rank);
       peers.push_back(p);
     }
@@ -127,6 +115,14 @@ void HaloExchanger::begin_binding(std::size_t count) {
   m_bound = count;
 }
 
+// The check of the fields bound for an exchange, before anything is posted. Locally: each
+// field has the grid's extents. Collectively (HaloOptions::collective_checks): one reduction
+// per exchange of {any problem, the largest and the smallest signature (the number, types
+// and sizes of the fields)}. Every rank takes part in every exchange's reduction, whatever
+// its own fields look like, so the ranks never disagree about whether a collective happens,
+// and after a failure every rank throws the same InputError with nothing in flight. (A
+// nonblocking reduction overlapped with the packing measured slower than this one on 2
+// ranks: docs/benchmarks.md.)
 void HaloExchanger::check_fields() {
   const auto extent = m_grid->extent();
   std::string problem;
@@ -140,34 +136,25 @@ void HaloExchanger::check_fields() {
                 std::to_string(extent[1]) + "x" + std::to_string(extent[2]);
     }
   }
-  // The signature: the number and types of the fields. Compared without allocating.
-  bool same = m_checked_once && m_checked.size() == m_bound;
-  for (std::size_t f = 0; same && f < m_bound; ++f)
-    same = m_checked[f] == m_fields[f]->type().hash_code();
-  if (!m_options.collective_checks || (same && problem.empty())) {
+  if (!m_options.collective_checks) {
     HCART_REQUIRE(problem.empty(), problem);
     return;
   }
-  const auto t0 = Clock::now();
+  // The signature: the number, types and sizes of the fields (type_info::hash_code hashes
+  // the type's name: the same in every process of one program).
   std::size_t signature = m_bound;
-  m_checked.resize(m_bound);
   for (std::size_t f = 0; f < m_bound; ++f) {
-    m_checked[f] = m_fields[f]->type().hash_code();
-    signature = signature * 1000003u ^ std::hash<std::string>{}(m_fields[f]->type().name());
+    signature = (signature * 1000003u) ^ m_fields[f]->type().hash_code();
+    signature = (signature * 1000003u) ^ m_fields[f]->elem_bytes();
   }
-  m_checked_once = true;
-  const MPI_Comm comm = m_grid->decomposition().comm();
-  // One reduction: any problem, and the largest and smallest signature.
   const auto sig = static_cast<long long>(signature & 0x3fffffffffffffffULL);
   long long values[3] = {problem.empty() ? 0 : 1, sig, -sig};
+  const MPI_Comm comm = m_grid->decomposition().comm();
+  const auto t0 = Clock::now();
   HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, values, 3, MPI_LONG_LONG, MPI_MAX, comm));
   m_times.check += since(t0);
-  if (values[0] > 0) {
-    m_checked_once = false;
-    agree_on_errors(comm, [&] { HCART_REQUIRE(problem.empty(), problem); });
-  }
+  if (values[0] > 0) agree_on_errors(comm, [&] { HCART_REQUIRE(problem.empty(), problem); });
   if (values[1] != -values[2]) {
-    m_checked_once = false;
     InputError error("hcart::HaloExchanger: the ranks passed different fields to the same "
                      "exchange (their number or types differ)");
     error.set_collective(true);

@@ -5,18 +5,16 @@ namespace hcart {
 
 namespace {
 
-bool has_neighbour(const HaloBlock& block, int dir, int side) {
-  std::array<int, 3> o{0, 0, 0};
-  o[dir] = side;
-  return block.neighbour(o) != Neighbour::None;
+bool has_neighbour(const Block& block, int dir, int side) {
+  return !block.is_physical(dir, side < 0 ? 0 : 1);
 }
 
 // The boxes of offset o. `extended[j]`: direction j was exchanged in an earlier phase, so
 // its halo layers (where a neighbour filled them) travel along.
-void boxes(const HaloBlock& block, const std::array<int, 3>& o, const std::array<bool, 3>& extended,
-           Box& send, Box& recv) {
+void boxes(const Block& block, const std::array<int, 3>& width, const std::array<int, 3>& o,
+           const std::array<bool, 3>& extended, Box& send, Box& recv) {
   for (int j = 0; j < 3; ++j) {
-    const int n = block.local_size[j], h = block.halo_width[j], w = block.depth[j];
+    const int n = block.local_size[j], h = block.halo_width[j], w = width[j];
     if (o[j] > 0) {
       send.lo[j] = h + n - w;
       send.hi[j] = h + n;
@@ -36,21 +34,21 @@ void boxes(const HaloBlock& block, const std::array<int, 3>& o, const std::array
   }
 }
 
-void add(const HaloBlock& block, HaloPlan::Phase& phase, const std::array<int, 3>& o,
-         const std::array<bool, 3>& extended) {
-  const Neighbour across = block.neighbour(o);
-  if (across == Neighbour::None) return;
+void add(const Block& block, const std::array<int, 3>& width, HaloPlan::Phase& phase,
+         const std::array<int, 3>& o, const std::array<bool, 3>& extended) {
+  const Across across = block.at(o).across;
+  if (across == Across::Boundary) return;
   HaloPlan::Message m;
   m.offset = o;
-  boxes(block, o, extended, m.send_box, m.recv_box);
-  if (m.recv_box.empty()) return; // depth 0 in a crossed direction: nothing to move
-  m.send_tag = HaloBlock::offset_index(o);
-  m.recv_tag = HaloBlock::offset_index({-o[0], -o[1], -o[2]});
-  if (across == Neighbour::Self) {
+  boxes(block, width, o, extended, m.send_box, m.recv_box);
+  if (m.recv_box.empty()) return; // width 0 in a crossed direction: nothing to move
+  m.send_tag = Block::offset_index(o);
+  m.recv_tag = Block::offset_index({-o[0], -o[1], -o[2]});
+  if (across == Across::Self) {
     // My own opposite boundary: the cells I would send the other way.
     m.local = true;
     Box source, unused;
-    boxes(block, {-o[0], -o[1], -o[2]}, extended, source, unused);
+    boxes(block, width, {-o[0], -o[1], -o[2]}, extended, source, unused);
     m.send_box = source;
   }
   phase.messages.push_back(m);
@@ -58,17 +56,18 @@ void add(const HaloBlock& block, HaloPlan::Phase& phase, const std::array<int, 3
 
 } // namespace
 
-HaloPlan plan_halo(const HaloBlock& block, HaloMode mode, FullMethod method) {
+HaloPlan plan_halo(const Block& block, const std::array<int, 3>& width, HaloMode mode,
+                   FullMethod method) {
   for (int d = 0; d < 3; ++d) {
-    HCART_REQUIRE(block.local_size[d] >= 0 && block.halo_width[d] >= 0 && block.depth[d] >= 0,
+    HCART_REQUIRE(block.local_size[d] >= 0 && block.halo_width[d] >= 0 && width[d] >= 0,
                   "hcart::plan_halo: negative size in direction " << d);
-    HCART_REQUIRE(block.depth[d] <= block.halo_width[d], "hcart::plan_halo: depth "
-                                                             << block.depth[d] << " in direction "
-                                                             << d << ", more than the halo width "
-                                                             << block.halo_width[d]);
+    HCART_REQUIRE(width[d] <= block.halo_width[d], "hcart::plan_halo: width "
+                                                       << width[d] << " in direction " << d
+                                                       << ", more than the halo width "
+                                                       << block.halo_width[d]);
     const bool crossed = has_neighbour(block, d, -1) || has_neighbour(block, d, +1);
-    HCART_REQUIRE(!crossed || block.depth[d] <= block.local_size[d],
-                  "hcart::plan_halo: depth " << block.depth[d] << " in direction " << d
+    HCART_REQUIRE(!crossed || width[d] <= block.local_size[d],
+                  "hcart::plan_halo: width " << width[d] << " in direction " << d
                                              << ", more than the " << block.local_size[d]
                                              << " owned cells the neighbours read");
   }
@@ -79,7 +78,7 @@ HaloPlan plan_halo(const HaloBlock& block, HaloMode mode, FullMethod method) {
     for (int a = -1; a <= 1; ++a)
       for (int b = -1; b <= 1; ++b)
         for (int c = -1; c <= 1; ++c)
-          if (a != 0 || b != 0 || c != 0) add(block, all, {a, b, c}, none);
+          if (a != 0 || b != 0 || c != 0) add(block, width, all, {a, b, c}, none);
     plan.phases.push_back(all);
   } else if (mode == HaloMode::Full) {
     for (int dir = 0; dir < 3; ++dir) {
@@ -90,7 +89,7 @@ HaloPlan plan_halo(const HaloBlock& block, HaloMode mode, FullMethod method) {
       for (int side : {-1, +1}) {
         std::array<int, 3> o{0, 0, 0};
         o[dir] = side;
-        add(block, phase, o, extended);
+        add(block, width, phase, o, extended);
       }
       plan.phases.push_back(phase);
     }
@@ -100,7 +99,7 @@ HaloPlan plan_halo(const HaloBlock& block, HaloMode mode, FullMethod method) {
       for (int side : {-1, +1}) {
         std::array<int, 3> o{0, 0, 0};
         o[dir] = side;
-        add(block, faces, o, none);
+        add(block, width, faces, o, none);
       }
     }
     plan.phases.push_back(faces);

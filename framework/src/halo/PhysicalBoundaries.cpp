@@ -3,16 +3,7 @@
 namespace hcart {
 
 PhysicalBoundaries::PhysicalBoundaries(const Grid& grid, HaloMode mode)
-    : m_grid(&grid), m_mode(mode) {
-  const Decomposition& decomp = grid.decomposition();
-  for (int dir = 0; dir < 3; ++dir) {
-    for (int side = 0; side < 2; ++side) {
-      std::array<int, 3> o{0, 0, 0};
-      o[dir] = side == 0 ? -1 : 1;
-      m_physical[dir][side] = decomp.neighbour(o) == MPI_PROC_NULL;
-    }
-  }
-}
+    : m_grid(&grid), m_mode(mode) {}
 
 Box PhysicalBoundaries::ghost_box(int dir, int side) const {
   const Box owned = m_grid->owned_box();

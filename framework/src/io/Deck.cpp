@@ -126,6 +126,20 @@ DeckKey& DeckSchema::add(const std::string& table, const std::string& key, DeckT
   return m_keys.back();
 }
 
+void DeckSchema::rename(const std::string& table, const std::string& old_key,
+                        const std::string& key) {
+  HCART_CHECK(find(table, key) != nullptr,
+              "hcart::DeckSchema::rename: " << table << "." << key << " is not declared");
+  HCART_CHECK(find(table, old_key) == nullptr,
+              "hcart::DeckSchema::rename: " << table << "." << old_key << " is still declared");
+  m_renamed[table + "." + old_key] = key;
+}
+
+const DeckKey* DeckSchema::renamed(const std::string& table, const std::string& old_key) const {
+  const auto it = m_renamed.find(table + "." + old_key);
+  return it == m_renamed.end() ? nullptr : find(table, it->second);
+}
+
 const DeckKey* DeckSchema::find(const std::string& table, const std::string& key) const {
   for (const auto& k : m_keys) {
     if (k.table == table && k.key == key) return &k;
@@ -143,8 +157,19 @@ bool DeckSchema::has_table(const std::string& table) const {
 std::string DeckSchema::reference() const {
   std::ostringstream out;
   std::string table;
+  // The former names of a table's keys, after its keys.
+  auto former_names = [&](const std::string& of) {
+    std::string names;
+    for (const auto& [old, key] : m_renamed) {
+      if (old.compare(0, of.size() + 1, of + ".") != 0) continue;
+      names += (names.empty() ? "" : ", ") + std::string("`") + old.substr(of.size() + 1) +
+               "` (now `" + key + "`)";
+    }
+    if (!names.empty()) out << "\nFormer names, still read: " << names << ".\n";
+  };
   for (const auto& k : m_keys) {
     if (k.table != table) {
+      if (!table.empty()) former_names(table);
       table = k.table;
       out << "\n### [" << table << "]\n\n| key | type | default | allowed | meaning |\n"
           << "| --- | --- | --- | --- | --- |\n";
@@ -162,6 +187,7 @@ std::string DeckSchema::reference() const {
         << (k.default_value.empty() ? "(required)" : k.default_value) << "` | " << allowed << " | "
         << k.help << " |\n";
   }
+  if (!table.empty()) former_names(table);
   return out.str();
 }
 
@@ -276,6 +302,18 @@ Deck Deck::parse(const std::string& text, const std::string& name,
   deck.m_schema = owned;
   const std::string file = "deck '" + name + "'";
   const toml::value root = parse_text(text, name, file);
+  // A key given by its former name sets the key, with a note (DeckSchema::rename).
+  auto lookup = [&](const std::string& table, const std::string& name_of_key,
+                    const std::string& where) {
+    const DeckKey* key = owned->find(table, name_of_key);
+    if (key != nullptr) return key;
+    key = owned->renamed(table, name_of_key);
+    if (key != nullptr) {
+      deck.m_notes.push_back(where + ": [" + table + "] " + name_of_key +
+                             " is the former name of " + key->key + "; read as " + key->key);
+    }
+    return key;
+  };
   auto store = [&](const DeckKey& key, const toml::value& v, const std::string& where, bool given) {
     Entry e;
     e.key = &key;
@@ -303,10 +341,15 @@ Deck Deck::parse(const std::string& text, const std::string& name,
     }
     for (const auto& [name_of_key, value] : content.as_table()) {
       const std::string at = file + ", line " + std::to_string(value.location().line());
-      const DeckKey* key = owned->find(table, name_of_key);
+      const DeckKey* key = lookup(table, name_of_key, at);
       if (key == nullptr) {
         throw InputError(at + ": unknown key '" + name_of_key + "' in [" + table +
                          "]; known keys: " + known_keys(*owned, table));
+      }
+      const Entry* before = &deck.m_entries[key->table + "." + key->key];
+      if (before->given) {
+        throw InputError(at + ": [" + table + "] " + key->key + " is given twice (" +
+                         before->where + ", under its former name or this one)");
       }
       store(*key, value, at, true);
     }
@@ -321,7 +364,7 @@ Deck Deck::parse(const std::string& text, const std::string& name,
       throw InputError(where + ": expected table.key=value");
     }
     const std::string table = o.substr(0, dot), name_of_key = o.substr(dot + 1, eq - dot - 1);
-    const DeckKey* key = owned->find(table, name_of_key);
+    const DeckKey* key = lookup(table, name_of_key, where);
     if (key == nullptr) {
       throw InputError(where + ": unknown key " + table + "." + name_of_key +
                        (owned->has_table(table)

@@ -1,4 +1,5 @@
 #include <hcart/core/Error.hpp>
+#include <hcart/mapping/Blocks.hpp>
 #include <hcart/mapping/TrafficModel.hpp>
 
 #include <algorithm>
@@ -20,15 +21,6 @@ void add_to(std::int64_t& sum, std::int64_t b) {
   if (__builtin_add_overflow(sum, b, &sum)) too_large();
 }
 } // namespace
-
-std::int64_t block_extent(std::int64_t size, std::int64_t pieces, std::int64_t coord) {
-  return size / pieces + (coord < size % pieces ? 1 : 0);
-}
-
-std::int64_t block_offset(std::int64_t size, std::int64_t pieces, std::int64_t coord) {
-  const std::int64_t base = size / pieces, extra = size % pieces;
-  return coord * base + std::min(coord, extra);
-}
 
 std::vector<HaloMessage> halo_messages(const std::vector<std::int64_t>& coords,
                                        const std::vector<std::int64_t>& dims, const Mesh& mesh,

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <hcart/core/Communicator.hpp>
+#include <hcart/grid/Block.hpp>
 #include <hcart/grid/GridSpec.hpp>
 #include <hcart/mapping/Machine.hpp>
 #include <hcart/mapping/Plan.hpp>
@@ -82,6 +83,11 @@ public:
   /// \brief The Cartesian rank at `coords` (wrapped in periodic directions), or
   /// MPI_PROC_NULL outside a non-periodic boundary.
   int rank_at(std::array<int, 3> coords) const;
+  /// \brief This rank's block (balanced block rule) with a halo of `halo_width` layers, and
+  /// its 26 neighbours; a Grid allocates it (hcart/grid/Block.hpp).
+  /// \throws hcart::InputError (this rank only) when the block and its halo exceed int
+  /// local indices.
+  Block block(const std::array<int, 3>& halo_width) const;
 
   const Machine& machine() const noexcept { return m_machine; }
   /// \brief The plan, with the measured placement (plan().coords_of(r, machine()) is the

@@ -1,19 +1,25 @@
-// hcart::Grid: one rank's block of the global mesh — extents, offsets, index ranges and
-// loop policies — and the factory of its fields (docs/api-guide.md).
+// hcart::Grid: one rank's block of the global mesh with the halo it allocates — extents,
+// offsets, index ranges and loop policies — and the factory of its fields
+// (docs/api-guide.md).
 //
-//   hcart::Grid grid(decomp);
+//   hcart::Grid grid(decomp);                  // the halo of the spec (its reach)
+//   hcart::Grid deep(decomp, {4, 4, 1});       // or one of its own (e.g. deeper)
 //   std::array<int, 3> n = grid.local_size();             // owned cells
 //   std::array<std::int64_t, 3> off = grid.global_offset();
 //   hcart::Field<double> u = grid.make_field<double>("u");
 //   hcart::for_each_cell("init", grid.owned_box(), functor);  // hcart/grid/Loops.hpp
 //   // local index i is global index off[0] + i - grid.halo_width()[0]
 //
-// Blocks follow the balanced block rule (base g/d, the first g mod d coordinates one more
-// cell). Local index 0 is the first halo layer: owned cells are [h_i, h_i + n_i), the
-// whole block with halos [0, n_i + 2 h_i). The Grid refers to its Decomposition, which
-// must outlive it.
+// The decomposition weighs the communication reach (the spec's halo widths); the Grid
+// allocates the halo it is given, the spec's by default (as Cabana's LocalGrid takes its
+// halo cell width from its caller): an app that exchanges several layers at once decides
+// that depth after one decomposition. Blocks follow the balanced block rule (base g/d, the
+// first g mod d coordinates one more cell). Local index 0 is the first halo layer: owned
+// cells are [h_i, h_i + n_i), the whole block with halos [0, n_i + 2 h_i). The Grid refers
+// to its Decomposition, which must outlive it.
 #pragma once
 
+#include <hcart/grid/Block.hpp>
 #include <hcart/grid/Box.hpp>
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/Field.hpp>
@@ -35,23 +41,35 @@ struct IndexRange {
 
 class Grid {
 public:
-  /// \brief The block of this rank. Collective: checks on every rank that each owned
-  /// extent holds at least one halo width wherever there is a neighbour.
+  /// \brief The block of this rank with the halo of the decomposed spec (its communication
+  /// reach). Collective: checks on every rank that each owned extent holds at least one
+  /// halo width wherever there is a neighbour.
   /// \throws hcart::InputError (on every rank) when a block is thinner than its halo.
   explicit Grid(const Decomposition& decomp);
+  /// \brief The block of this rank with a halo of `halo_width` layers (>= 0 each), deeper
+  /// or shallower than the spec's reach (e.g. for several iterations per exchange, or
+  /// aligned rows); exchangers move at most this many layers. Collective, as above.
+  /// \throws hcart::InputError (on every rank) for a negative width or a block thinner
+  /// than its halo where it has a neighbour.
+  Grid(const Decomposition& decomp, const std::array<int, 3>& halo_width);
 
   const Decomposition& decomposition() const noexcept { return *m_decomp; }
+  /// \brief This rank's block: sizes, offsets, halo, and what lies across every side.
+  const Block& block() const noexcept { return m_block; }
   /// \brief Owned cells per direction.
-  std::array<int, 3> local_size() const noexcept { return m_local; }
-  std::array<int, 3> halo_width() const noexcept { return m_halo; }
+  std::array<int, 3> local_size() const noexcept { return m_block.local_size; }
+  /// \brief Halo layers per direction (what fields have and exchanges may fill).
+  std::array<int, 3> halo_width() const noexcept { return m_block.halo_width; }
   /// \brief Extents of a field: local_size + 2 * halo_width.
   std::array<int, 3> extent() const noexcept { return m_extent; }
   /// \brief Global index of the first owned cell.
-  std::array<std::int64_t, 3> global_offset() const noexcept { return m_offset; }
-  std::array<std::int64_t, 3> global_size() const noexcept { return m_global; }
+  std::array<std::int64_t, 3> global_offset() const noexcept { return m_block.global_offset; }
+  std::array<std::int64_t, 3> global_size() const noexcept { return m_block.global_size; }
 
   /// \brief Owned local indices in direction `dir`: [h, h + n).
-  IndexRange owned(int dir) const { return {m_halo.at(dir), m_halo.at(dir) + m_local.at(dir)}; }
+  IndexRange owned(int dir) const {
+    return {m_block.halo_width.at(dir), m_block.halo_width.at(dir) + m_block.local_size.at(dir)};
+  }
   /// \brief True when local cell (i, j, k) is owned by this rank (not a halo cell).
   bool is_owned(int i, int j, int k) const {
     return owned(0).contains(i) && owned(1).contains(j) && owned(2).contains(k);
@@ -60,11 +78,11 @@ public:
   IndexRange with_halo(int dir) const { return {0, m_extent.at(dir)}; }
   /// \brief The global index of local index `local` in direction `dir` (not wrapped).
   std::int64_t global_index(int dir, int local) const {
-    return m_offset.at(dir) + local - m_halo.at(dir);
+    return m_block.global_offset.at(dir) + local - m_block.halo_width.at(dir);
   }
   /// \brief The local index of global index `global` in direction `dir`.
   int local_index(int dir, std::int64_t global) const {
-    return static_cast<int>(global - m_offset.at(dir)) + m_halo.at(dir);
+    return static_cast<int>(global - m_block.global_offset.at(dir)) + m_block.halo_width.at(dir);
   }
 
   /// \brief The owned cells: [h, h + n) in every direction.
@@ -89,8 +107,8 @@ public:
 
 private:
   const Decomposition* m_decomp;
-  std::array<int, 3> m_local{}, m_halo{}, m_extent{};
-  std::array<std::int64_t, 3> m_offset{}, m_global{};
+  Block m_block;
+  std::array<int, 3> m_extent{};
 };
 
 } // namespace hcart

@@ -45,12 +45,15 @@ struct HaloOptions {
   FullMethod full_method = FullMethod::ThreePhase;
   /// One message per neighbour for all fields of a call (true), or one per field.
   bool aggregate_fields = true;
-  /// Check with one small MPI_Allreduce that all ranks pass fields of the grid's extents
-  /// and the same number and types, so that a mistake on one rank is an error on all
-  /// instead of a hang. The check runs on the first exchange and again whenever the number
-  /// or types of the fields passed change (all ranks change them together in a correct
-  /// program); its time is HaloTimes::check. Off: local checks only, and ranks that pass
-  /// different fields fail where a message of the wrong size arrives.
+  /// Check with one small reduction per exchange, before anything is sent, that all ranks
+  /// pass fields of the grid's extents and the same number and types, so that a mistake on
+  /// one rank is an hcart::InputError on all instead of a hang (its time is
+  /// HaloTimes::check: about a microsecond on one node). Off: each rank
+  /// checks its own fields' extents only. A rank with a field of other extents then throws
+  /// alone, and the others wait for its messages: the program must end the job
+  /// (hcart::run_main does, with MPI_Abort, for an error not every rank holds); ranks that
+  /// pass different numbers or types of fields fail where a message of another size
+  /// arrives, or hang where none does.
   bool collective_checks = true;
   /// Halo layers to exchange next to the owned cells in each direction: 0 (default) for the
   /// grid's whole halo width, else at most that many (never more than the halo width).
@@ -173,8 +176,6 @@ private:
   std::size_t m_bound = 0;
   std::vector<std::unique_ptr<Copies>> m_copies; // per field layout met so far
   const Copies* m_active = nullptr;              // the layout of the fields bound now
-  std::vector<std::size_t> m_checked;            // the field signature last checked collectively
-  bool m_checked_once = false;
   std::vector<std::unique_ptr<PhaseState>> m_states;
   impl::FieldRefs m_refs;
   LoopPattern m_pattern = default_loop_pattern;

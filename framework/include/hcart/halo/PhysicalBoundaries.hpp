@@ -135,7 +135,7 @@ public:
 
   /// \brief True when side `side` (0: low, 1: high) of direction `dir` is a physical
   /// boundary of this rank's block (no neighbour, no periodic wrap).
-  bool is_physical(int dir, int side) const { return m_physical.at(dir).at(side); }
+  bool is_physical(int dir, int side) const { return m_grid->block().is_physical(dir, side); }
   /// \brief The halo cells behind side `side` of direction `dir` (empty when not physical):
   /// over the owned cells of the other directions in Faces mode, all their cells in Full.
   Box ghost_box(int dir, int side) const;
@@ -161,7 +161,6 @@ public:
 private:
   const Grid* m_grid;
   HaloMode m_mode;
-  std::array<std::array<bool, 2>, 3> m_physical{};
 };
 
 template <class T>
@@ -171,7 +170,7 @@ void PhysicalBoundaries::apply(const Field<T>& field, const SideConditions& cond
   // The boundary faces of odd face-centred reflections first: they are part of the state
   // every later fill reads from.
   for (int dir = 0; dir < 3; ++dir) {
-    if (m_physical[dir][0] && centering[dir] == Centering::Face &&
+    if (is_physical(dir, 0) && centering[dir] == Centering::Face &&
         conditions[2 * dir].kind == BoundaryCondition::Kind::ReflectingOdd) {
       Box wall = ghost_box(dir, 0);
       wall.lo[dir] = owned.lo[dir];
@@ -181,7 +180,7 @@ void PhysicalBoundaries::apply(const Field<T>& field, const SideConditions& cond
   }
   for (int dir = 0; dir < 3; ++dir) {
     for (int side = 0; side < 2; ++side) {
-      if (!m_physical[dir][side]) continue;
+      if (!is_physical(dir, side)) continue;
       const BoundaryCondition& c = conditions[2 * dir + side];
       for_each_cell("hcart_bc", ghost_box(dir, side),
                     impl::FillSide<T>{field, dir, owned.lo[dir], owned.hi[dir], side == 0,
@@ -197,11 +196,11 @@ void PhysicalBoundaries::apply_function(const Field<T>& field, const Function& f
   Kokkos::Array<long long, 3> first{}, wrap{};
   for (int d = 0; d < 3; ++d) {
     first[d] = m_grid->global_index(d, 0);
-    wrap[d] = m_grid->decomposition().spec().periodic[d] ? m_grid->global_size()[d] : 0;
+    wrap[d] = m_grid->block().periodic[d] ? m_grid->global_size()[d] : 0;
   }
   for (int dir = 0; dir < 3; ++dir) {
     for (int side = 0; side < 2; ++side) {
-      if (!m_physical[dir][side]) continue;
+      if (!is_physical(dir, side)) continue;
       for_each_cell("hcart_bc_function", ghost_box(dir, side),
                     impl::FillFromFunction<T, Function>{field, first, wrap, function});
     }

@@ -74,14 +74,21 @@ public:
   /// \brief Declares table.key. Keys are echoed in the order they are added.
   DeckKey& add(const std::string& table, const std::string& key, DeckType type,
                const std::string& default_value, const std::string& help);
+  /// \brief Accepts `old_key` of `table` as the former name of the declared key `key`: a
+  /// deck or --set that uses it sets `key` (both at once is an error), and Deck::notes()
+  /// says so.
+  void rename(const std::string& table, const std::string& old_key, const std::string& key);
   const std::vector<DeckKey>& keys() const noexcept { return m_keys; }
   const DeckKey* find(const std::string& table, const std::string& key) const;
+  /// \brief The key that `old_key` of `table` was renamed to, or null.
+  const DeckKey* renamed(const std::string& table, const std::string& old_key) const;
   bool has_table(const std::string& table) const;
   /// \brief A Markdown table of every key: the deck reference in docs/.
   std::string reference() const;
 
 private:
   std::vector<DeckKey> m_keys;
+  std::map<std::string, std::string> m_renamed; // "table.old" -> key
 };
 
 class Deck {
@@ -112,6 +119,8 @@ public:
   std::string resolved() const;
   /// \brief The deck's file name (or the name given to parse()).
   const std::string& name() const noexcept { return m_name; }
+  /// \brief Remarks for the log: keys given by a former name (DeckSchema::rename).
+  const std::vector<std::string>& notes() const noexcept { return m_notes; }
 
 private:
   struct Entry {
@@ -128,6 +137,7 @@ private:
   std::string m_name;
   std::shared_ptr<const DeckSchema> m_schema;
   std::map<std::string, Entry> m_entries; // "table.key"
+  std::vector<std::string> m_notes;
 };
 
 } // namespace hcart

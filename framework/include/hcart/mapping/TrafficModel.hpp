@@ -50,12 +50,6 @@ struct Traffic {
   std::int64_t total_bytes = 0;
 };
 
-/// \brief Local extent of Cartesian coordinate `coord` of a direction of `size` cells cut
-/// into `pieces` blocks by the balanced block rule.
-std::int64_t block_extent(std::int64_t size, std::int64_t pieces, std::int64_t coord);
-/// \brief Global index of the first cell of that block.
-std::int64_t block_offset(std::int64_t size, std::int64_t pieces, std::int64_t coord);
-
 /// \brief One halo message of one rank: who receives it and how large it is.
 struct HaloMessage {
   std::vector<int> offset;       ///< -1, 0 or +1 per direction (the neighbour's side)
