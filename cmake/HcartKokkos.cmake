@@ -4,8 +4,10 @@
 # Debian and Ubuntu ship Kokkos inside Trilinos: the real libraries are the imported
 # targets trilinos_kokkoscore / trilinos_kokkoscontainers, the headers sit in
 # Kokkos_INCLUDE_DIRS, and the Kokkos::kokkos the package defines (where it defines one at
-# all) points at a nonexistent include directory. For that flavour this module creates or
-# repairs Kokkos::kokkos so that hcart's code and its consumers never see the difference.
+# all) points at a nonexistent include directory and links a stray -DKOKKOS_DEPENDENCE. For
+# that flavour this module creates or repairs Kokkos::kokkos (its include directory and
+# libraries; its compile options stay Kokkos') so that hcart's code and its consumers never
+# see the difference.
 # It is installed with hcart and included by hcartConfig.cmake.
 include_guard(GLOBAL)
 
@@ -21,11 +23,16 @@ if(TARGET trilinos_kokkoscore)
   if(NOT TARGET Kokkos::kokkos)
     add_library(Kokkos::kokkos INTERFACE IMPORTED)
   endif()
+  # The include directory and the libraries are repaired; Kokkos' own compile options and
+  # features are left as the package set them.
   set_target_properties(Kokkos::kokkos PROPERTIES
     INTERFACE_INCLUDE_DIRECTORIES "${Kokkos_INCLUDE_DIRS}"
-    INTERFACE_LINK_LIBRARIES "${_hcart_kokkos_libs}"
-    INTERFACE_COMPILE_OPTIONS ""
-    INTERFACE_COMPILE_FEATURES "cxx_std_14")
+    INTERFACE_LINK_LIBRARIES "${_hcart_kokkos_libs}")
+  get_target_property(_hcart_features Kokkos::kokkos INTERFACE_COMPILE_FEATURES)
+  if(NOT _hcart_features)
+    set_target_properties(Kokkos::kokkos PROPERTIES INTERFACE_COMPILE_FEATURES "cxx_std_14")
+  endif()
+  unset(_hcart_features)
   unset(_hcart_kokkos_libs)
   set(HCART_KOKKOS_FLAVOUR "Trilinos")
 elseif(TARGET Kokkos::kokkos)

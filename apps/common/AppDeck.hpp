@@ -1,12 +1,12 @@
 // Deck and output pieces hcart's applications share: the [output] table, and the names and
 // rotation of numbered output files (the [decomposition] table is the framework's:
-// hcart/io/DecompositionTable.hpp).
+// hcart/app/DecompositionTable.hpp).
 #pragma once
 
+#include <hcart/app/DecompositionTable.hpp>
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/GridSpec.hpp>
 #include <hcart/io/Deck.hpp>
-#include <hcart/io/DecompositionTable.hpp>
 #include <hcart/io/FieldFile.hpp>
 #include <hcart/mapping/Strategy.hpp>
 

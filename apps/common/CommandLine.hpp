@@ -1,8 +1,8 @@
 // Command-line helpers shared by hcart's applications and tools: list options and numbers
-// for people (parsing itself: hcart/io/CommandLine.hpp, installed with the framework).
+// for people (parsing itself: hcart/app/CommandLine.hpp, installed with the framework).
 #pragma once
 
-#include <hcart/io/CommandLine.hpp>
+#include <hcart/app/CommandLine.hpp>
 
 #include <cstdint>
 #include <string>

@@ -12,11 +12,11 @@
 #include "Passes.hpp"
 #include "Report.hpp"
 
+#include <hcart/app/CommandLine.hpp>
 #include <hcart/core/Collective.hpp>
 #include <hcart/core/Main.hpp>
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/Grid.hpp>
-#include <hcart/io/CommandLine.hpp>
 #include <hcart/io/Deck.hpp>
 
 #include <cstdio>

@@ -10,12 +10,12 @@
 #include "ZeusConfig.hpp"
 #include "ZeusSolver.hpp"
 
+#include <hcart/app/CommandLine.hpp>
 #include <hcart/core/Collective.hpp>
 #include <hcart/core/Main.hpp>
 #include <hcart/core/MpiCheck.hpp>
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/Grid.hpp>
-#include <hcart/io/CommandLine.hpp>
 #include <hcart/io/Deck.hpp>
 
 #include <nlohmann/json.hpp>

@@ -8,6 +8,8 @@
 // steps equals, bit for bit, half of them, a checkpoint, a restart from it and the other
 // half; and it prints "reaction3d: ok". The test suite also builds it against the
 // installed package (tests/consumer) and compares its output across rank counts.
+#include <hcart/app/CommandLine.hpp>        // hcart::app: deck + --set command lines
+#include <hcart/app/DecompositionTable.hpp> // hcart::app: the [decomposition] deck table
 #include <hcart/hcart.hpp>
 
 #include <cstdio>

@@ -1,7 +1,7 @@
 #include "BruteForce.hpp"
+#include "mapping/FactorSearch.hpp"
 
 #include <hcart/core/Error.hpp>
-#include <hcart/impl/mapping/FactorSearch.hpp>
 #include <hcart/mapping/Factorize.hpp>
 
 #include <gtest/gtest.h>

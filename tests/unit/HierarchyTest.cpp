@@ -1,6 +1,7 @@
 // Hardware detection, deterministic: hwloc synthetic topologies stand in for nodes, and the
 // tests choose every rank's binding, so the facts are what real ranks would report.
-#include <hcart/impl/topology/Hwloc.hpp>
+#include "topology/Hwloc.hpp"
+
 #include <hcart/mapping/Plan.hpp>
 #include <hcart/mapping/TrafficModel.hpp>
 #include <hcart/topology/Hierarchy.hpp>

@@ -1,6 +1,7 @@
 // The throwing halves of HCART_MPI_CHECK and HCART_HDF5_CHECK.
+#include "io/Hdf5Check.hpp"
+
 #include <hcart/core/Error.hpp>
-#include <hcart/core/Hdf5Check.hpp>
 #include <hcart/core/MpiCheck.hpp>
 
 namespace hcart::impl {

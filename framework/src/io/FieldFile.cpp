@@ -1,8 +1,9 @@
+#include "io/Hdf5Handle.hpp"
+
 #include <hcart/core/Collective.hpp>
 #include <hcart/core/Error.hpp>
 #include <hcart/core/MpiCheck.hpp>
 #include <hcart/core/Version.hpp>
-#include <hcart/impl/io/Hdf5Handle.hpp>
 #include <hcart/io/FieldFile.hpp>
 
 #include <hdf5.h>

@@ -8,8 +8,9 @@
 // never raises sum w_i n_i (rearrangement inequality), so only multisets are enumerated.
 // Branches are cut with the AM-GM bound k * (m * prod w)^(1/k) on what the remaining k
 // directions must cost at least.
+#include "mapping/FactorSearch.hpp"
+
 #include <hcart/core/Error.hpp>
-#include <hcart/impl/mapping/FactorSearch.hpp>
 #include <hcart/mapping/Factorize.hpp>
 
 #include <algorithm>

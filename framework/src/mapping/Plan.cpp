@@ -1,5 +1,6 @@
+#include "mapping/FactorSearch.hpp"
+
 #include <hcart/core/Error.hpp>
-#include <hcart/impl/mapping/FactorSearch.hpp>
 #include <hcart/mapping/Factorize.hpp>
 #include <hcart/mapping/Plan.hpp>
 

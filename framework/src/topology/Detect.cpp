@@ -1,6 +1,7 @@
+#include "topology/Hwloc.hpp"
+
 #include <hcart/core/Collective.hpp>
 #include <hcart/core/MpiCheck.hpp>
-#include <hcart/impl/topology/Hwloc.hpp>
 #include <hcart/topology/Detect.hpp>
 
 #include <cstdlib>

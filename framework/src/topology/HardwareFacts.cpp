@@ -1,3 +1,5 @@
+#include "topology/Hwloc.hpp"
+
 #include <hcart/topology/HardwareFacts.hpp>
 
 namespace hcart {

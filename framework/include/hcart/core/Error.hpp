@@ -7,7 +7,8 @@
 // ends with exit code 2. The convention is written down in docs/errors.md.
 //
 // This header has no MPI, Kokkos or HDF5 dependency so that the pure mapping layer can use
-// it; HCART_MPI_CHECK lives in MpiCheck.hpp and HCART_HDF5_CHECK in Hdf5Check.hpp.
+// it; HCART_MPI_CHECK lives in MpiCheck.hpp (HCART_HDF5_CHECK and HCART_HWLOC_CHECK are
+// internal to the library).
 #pragma once
 
 #include <sstream>

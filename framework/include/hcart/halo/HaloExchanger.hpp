@@ -29,7 +29,7 @@
 #include <hcart/grid/Grid.hpp>
 #include <hcart/halo/HaloPlan.hpp>
 #include <hcart/impl/halo/BoundField.hpp>
-#include <hcart/impl/halo/HaloPacker.hpp>
+#include <hcart/impl/halo/CopyList.hpp>
 
 #include <mpi.h>
 

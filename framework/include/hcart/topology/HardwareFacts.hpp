@@ -6,11 +6,9 @@
 // index of the object of that type whose CPU set contains the rank's whole binding, or -1
 // when the binding spans several such objects (or the rank is unbound).
 //
-//   hwloc_topology_t topo = ...;            // a real or a synthetic/XML topology
-//   hcart::RankFacts f = hcart::facts_from_binding(topo, binding, node_index);
+// hcart reads them with hwloc (hcart::detect_hierarchy, topology/Detect.hpp); tests build
+// them by hand or from hwloc synthetic topologies.
 #pragma once
-
-#include <hwloc.h>
 
 #include <array>
 #include <string>
@@ -30,8 +28,5 @@ struct RankFacts {
   std::array<int, hardware_level_count> object{{-1, -1, -1, -1}};
   bool bound = false; ///< false when the binding covers the whole node
 };
-
-/// \brief Facts for a rank bound to `binding` on `topology` (any loaded hwloc topology).
-RankFacts facts_from_binding(hwloc_topology_t topology, hwloc_const_cpuset_t binding, int node);
 
 } // namespace hcart

@@ -3,7 +3,7 @@
 #pragma once
 
 #include <hcart/grid/Field.hpp>
-#include <hcart/impl/halo/HaloPacker.hpp>
+#include <hcart/impl/halo/CopyList.hpp>
 
 #include <array>
 #include <cstddef>

@@ -2,7 +2,7 @@
 // and property list hcart opens is closed by its handle.
 #pragma once
 
-#include <hcart/core/Hdf5Check.hpp>
+#include "io/Hdf5Check.hpp"
 
 #include <hdf5.h>
 

@@ -1,7 +1,7 @@
 #include <hcart/core/Collective.hpp>
 #include <hcart/core/Error.hpp>
 #include <hcart/core/MpiCheck.hpp>
-#include <hcart/io/CommandLine.hpp>
+#include <hcart/app/CommandLine.hpp>
 
 #include <iostream>
 

@@ -1,5 +1,5 @@
 #include <hcart/core/Error.hpp>
-#include <hcart/io/DecompositionTable.hpp>
+#include <hcart/app/DecompositionTable.hpp>
 #include <hcart/mapping/Strategy.hpp>
 
 namespace hcart {

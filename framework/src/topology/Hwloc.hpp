@@ -1,7 +1,9 @@
-// RAII handles and the checking macro for hwloc (internal).
+// RAII handles and the checking macro for hwloc, and the facts of a binding (internal: hwloc
+// stays out of hcart's public headers).
 #pragma once
 
 #include <hcart/core/Error.hpp>
+#include <hcart/topology/HardwareFacts.hpp>
 
 #include <hwloc.h>
 
@@ -45,3 +47,10 @@ private:
 };
 
 } // namespace hcart::impl
+
+namespace hcart {
+
+/// \brief Facts for a rank bound to `binding` on `topology` (any loaded hwloc topology).
+RankFacts facts_from_binding(hwloc_topology_t topology, hwloc_const_cpuset_t binding, int node);
+
+} // namespace hcart

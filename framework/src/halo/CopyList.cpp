@@ -1,5 +1,5 @@
 #include <hcart/core/Error.hpp>
-#include <hcart/impl/halo/HaloPacker.hpp>
+#include <hcart/impl/halo/CopyList.hpp>
 
 namespace hcart::impl {
 
