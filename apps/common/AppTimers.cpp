@@ -14,6 +14,11 @@ void account_halo_times(Timers& timers, const HaloExchanger& halo, HaloTimes& ac
   accounted = t;
 }
 
+double halo_seconds(const Timers& timers) {
+  return timers.seconds("halo.pack") + timers.seconds("halo.wait") + timers.seconds("halo.unpack") +
+         timers.seconds("halo.check");
+}
+
 std::string thread_binding_note(MPI_Comm comm, int threads) {
   int units = bound_processing_units();
   if (units <= 0) units = 1 << 20; // unknown: no note

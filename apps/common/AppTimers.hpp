@@ -17,6 +17,10 @@ namespace hcart::apps {
 /// `accounted` up to now.
 void account_halo_times(Timers& timers, const HaloExchanger& halo, HaloTimes& accounted);
 
+/// \brief This rank's seconds in halo exchanges so far: the regions account_halo_times
+/// books (packing and posting, waiting, unpacking, the collective check of the fields).
+double halo_seconds(const Timers& timers);
+
 /// \brief A note when this rank runs more threads than its CPU binding has processing units
 /// (Open MPI binds each of up to 2 ranks to one core by default, so threads would share
 /// it), saying how to give each rank its cores; empty otherwise. Collective over `comm`:

@@ -60,10 +60,7 @@ RunReport collect(const Decomposition& decomp, const Solver& solver, const Resul
   HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, r.halo_messages.data(), n, MPI_LONG_LONG, MPI_SUM,
                                 decomp.comm()));
   const double iterations = std::max<double>(1.0, static_cast<double>(result.iterations));
-  double per[2] = {
-      timers.seconds("compute") / iterations,
-      (timers.seconds("halo.pack") + timers.seconds("halo.wait") + timers.seconds("halo.unpack")) /
-          iterations};
+  double per[2] = {timers.seconds("compute") / iterations, apps::halo_seconds(timers) / iterations};
   HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, per, 2, MPI_DOUBLE, MPI_MAX, decomp.comm()));
   r.compute_per_iteration = per[0];
   r.halo_per_iteration = per[1];

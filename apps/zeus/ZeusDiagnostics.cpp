@@ -1,4 +1,5 @@
 // The ZEUS solver's diagnostics: the CFL time step and the totals of mass and energy.
+#include "ZeusDiagnosticsKernels.hpp"
 #include "ZeusSolver.hpp"
 
 #include <hcart/core/Error.hpp>
@@ -12,16 +13,16 @@ namespace hcart::zeus {
 
 double Hydro::time_step() {
   auto scope = m_timers.region("dt");
-  const InverseTimeStepSquared kernel{m_d.data(),
-                                      m_e.data(),
-                                      {m_v[0].data(), m_v[1].data(), m_v[2].data()},
+  const InverseTimeStepSquared kernel{m_d,
+                                      m_e,
+                                      {m_v[0], m_v[1], m_v[2]},
                                       offsets(),
                                       {m_dx[0], m_dx[1], m_dx[2]},
                                       std::min({m_dx[0], m_dx[1], m_dx[2]}),
                                       m_s.gamma,
                                       m_s.q_quadratic};
   double worst = 0;
-  reduce_zones("zeus_dt", owned_box(), offsets(), kernel, Kokkos::Max<double>(worst));
+  reduce_zones("zeus_dt", owned_box(), layout(), kernel, Kokkos::Max<double>(worst));
   double global = 0;
   HCART_MPI_CHECK(
       MPI_Allreduce(&worst, &global, 1, MPI_DOUBLE, MPI_MAX, m_grid.decomposition().comm()));
@@ -42,7 +43,7 @@ double Hydro::time_step() {
 template <class Kernel>
 double Hydro::integral(const char* label, const Kernel& kernel) const {
   double local = 0;
-  reduce_zones(label, owned_box(), offsets(), kernel, local);
+  reduce_zones(label, owned_box(), layout(), kernel, local);
   double global = 0;
   HCART_MPI_CHECK(
       MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, m_grid.decomposition().comm()));
@@ -50,14 +51,11 @@ double Hydro::integral(const char* label, const Kernel& kernel) const {
 }
 
 double Hydro::total_mass() const {
-  return integral("zeus_mass", MassDensity{m_d.data()});
+  return integral("zeus_mass", MassDensity{m_d});
 }
 
 double Hydro::total_energy() const {
-  return integral("zeus_energy", EnergyDensity{m_d.data(),
-                                               m_e.data(),
-                                               {m_v[0].data(), m_v[1].data(), m_v[2].data()},
-                                               offsets()});
+  return integral("zeus_energy", EnergyDensity{m_d, m_e, {m_v[0], m_v[1], m_v[2]}, offsets()});
 }
 
 } // namespace hcart::zeus

@@ -1,5 +1,6 @@
 // The ZEUS solver's problems: initial states (Sod, Sedov, Noh, advection) and the
 // continuation from a checkpoint.
+#include "ZeusProblemKernels.hpp"
 #include "ZeusSolver.hpp"
 
 #include <hcart/core/Collective.hpp>
@@ -17,7 +18,6 @@ const char* field_names[5] = {"density", "energy", "velocity_x", "velocity_y", "
 } // namespace
 
 void Hydro::initialise() {
-  const Offsets s = offsets();
   InitialState init{};
   for (int a = 0; a < 3; ++a) {
     init.lower[a] = m_s.lower[a];
@@ -46,11 +46,9 @@ void Hydro::initialise() {
   const auto d = host_mirror(m_d), e = host_mirror(m_e);
   const std::array<Field<double>::HostMirror, 3> v = {host_mirror(m_v[0]), host_mirror(m_v[1]),
                                                       host_mirror(m_v[2])};
-  init.D = d.data();
-  init.E = e.data();
-  init.V = {v[0].data(), v[1].data(), v[2].data()};
-  init.s0 = s[0];
-  init.s1 = s[1];
+  init.D = d;
+  init.E = e;
+  init.V = {v[0], v[1], v[2]};
   if (m_s.problem == Problem::Sedov) {
     // The blast energy, spread evenly over the zones within the deposit radius (all ranks;
     // an eighth of the sphere lies in the domain).

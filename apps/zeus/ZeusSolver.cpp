@@ -37,10 +37,6 @@ Hydro::Hydro(const Grid& grid, const Settings& settings, Timers& timers, const O
   refresh();
 }
 
-Offsets Hydro::offsets() const {
-  return {static_cast<long>(m_d.stride(0)), static_cast<long>(m_d.stride(1)), 1L};
-}
-
 void Hydro::refresh() {
   m_halo.exchange(m_d, m_e, m_v[0], m_v[1], m_v[2]);
   apps::account_halo_times(m_timers, m_halo, m_accounted);

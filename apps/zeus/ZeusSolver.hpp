@@ -11,12 +11,13 @@
 // The solver in files by concept: ZeusProblem.cpp (initial states, restart),
 // ZeusBoundaries.cpp (physical boundaries), ZeusSource.cpp (the source step),
 // ZeusTransport.cpp (the transport step), ZeusDiagnostics.cpp (time step, totals),
-// ZeusOutput.cpp (field files, checkpoints), ZeusSolver.cpp (the run loop); the kernels are
-// functors in ZeusKernels.hpp, their arithmetic in PointUpdates.hpp.
+// ZeusOutput.cpp (field files, checkpoints), ZeusSolver.cpp (the run loop); the kernels of
+// each are functors in the Zeus*Kernels.hpp of the same name (ZeusLoops.hpp says how they
+// see the fields), their arithmetic in ZeusPointUpdates.hpp.
 #pragma once
 
 #include "ZeusConfig.hpp"
-#include "ZeusKernels.hpp"
+#include "ZeusLoops.hpp"
 
 #include <hcart/core/Timers.hpp>
 #include <hcart/grid/Grid.hpp>
@@ -81,8 +82,10 @@ private:
   template <class Kernel>
   double integral(const char* label, const Kernel& kernel) const;
   std::vector<std::pair<std::string, Field<double>>> named_fields() const;
-  // Steps of one zone per direction in the fields (all fields share the layout).
-  Offsets offsets() const;
+  // How the fields are laid out (all alike: one grid), and the steps of one zone per
+  // direction in them.
+  ConstCells layout() const { return ConstCells(m_d); }
+  Offsets offsets() const { return offsets_of(layout()); }
   Box owned_box() const { return m_grid.owned_box(); }
 
   const Grid& m_grid;

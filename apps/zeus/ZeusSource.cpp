@@ -1,6 +1,7 @@
 // The ZEUS solver's source step: pressure gradient, artificial viscosity with its heating,
 // and compressional heating, with halo refreshes between them.
 #include "ZeusSolver.hpp"
+#include "ZeusSourceKernels.hpp"
 
 namespace hcart::zeus {
 
@@ -13,8 +14,8 @@ void Hydro::source(double dt) {
     // Pressure gradient on the owned faces.
     auto scope = m_timers.region("compute");
     for (int a = 0; a < 3; ++a) {
-      for_zones("zeus_pressure", owned, s,
-                PressureGradient{m_v[a].data(), m_d.data(), m_e.data(), s[a], dt, m_dx[a], gamma});
+      for_zones("zeus_pressure", owned, layout(),
+                PressureGradient{m_v[a], m_d, m_e, s[a], dt, m_dx[a], gamma});
     }
   }
   refresh();
@@ -22,20 +23,11 @@ void Hydro::source(double dt) {
     // Artificial viscosity: new face velocities from the old ones, then viscous heating.
     auto scope = m_timers.region("compute");
     for (int a = 0; a < 3; ++a) {
-      for_zones("zeus_viscosity", owned, s,
-                ViscousAcceleration{m_v[a].data(), m_d.data(), m_e.data(), m_vn[a].data(), s[a], dt,
-                                    m_dx[a], gamma, q2, q1});
+      for_zones("zeus_viscosity", owned, layout(),
+                ViscousAcceleration{m_v[a], m_d, m_e, m_vn[a], s[a], dt, m_dx[a], gamma, q2, q1});
     }
-    for_zones("zeus_viscous_heat", owned, s,
-              ViscousHeating{m_d.data(),
-                             m_e.data(),
-                             {m_v[0].data(), m_v[1].data(), m_v[2].data()},
-                             s,
-                             dx,
-                             dt,
-                             gamma,
-                             q2,
-                             q1});
+    for_zones("zeus_viscous_heat", owned, layout(),
+              ViscousHeating{m_d, m_e, {m_v[0], m_v[1], m_v[2]}, s, dx, dt, gamma, q2, q1});
     fence("zeus_viscosity");
     for (int a = 0; a < 3; ++a)
       std::swap(m_v[a], m_vn[a]);
@@ -44,9 +36,8 @@ void Hydro::source(double dt) {
   {
     // Compressional heating, implicit and time-centred.
     auto scope = m_timers.region("compute");
-    for_zones("zeus_compression", owned, s,
-              CompressionalHeating{
-                  m_e.data(), {m_v[0].data(), m_v[1].data(), m_v[2].data()}, s, dx, dt, gamma});
+    for_zones("zeus_compression", owned, layout(),
+              CompressionalHeating{m_e, {m_v[0], m_v[1], m_v[2]}, s, dx, dt, gamma});
   }
 }
 

@@ -1,6 +1,7 @@
 // The ZEUS solver's transport step in one direction: consistent advection of mass, energy
 // and the three momenta with van Leer upwind values, and the dissipation heating.
 #include "ZeusSolver.hpp"
+#include "ZeusTransportKernels.hpp"
 
 namespace hcart::zeus {
 
@@ -19,12 +20,10 @@ void Hydro::transport(int a, double dt) {
   }
   Box faces = around;
   faces.hi[a] += 1;
-  for_zones(
-      "zeus_mass_flux", faces, s,
-      MassFlux{m_d.data(), m_e.data(), m_v[a].data(), m_mflux.data(), m_eflux.data(), sa, dt, dx});
-  for_zones("zeus_density", around, s,
-            DensityAndEnergy{m_d.data(), m_e.data(), m_mflux.data(), m_eflux.data(), m_dn.data(),
-                             m_en.data(), sa, dx});
+  for_zones("zeus_mass_flux", faces, layout(),
+            MassFlux{m_d, m_e, m_v[a], m_mflux, m_eflux, sa, dt, dx});
+  for_zones("zeus_density", around, layout(),
+            DensityAndEnergy{m_d, m_e, m_mflux, m_eflux, m_dn, m_en, sa, dx});
   // With heat_dissipation, each momentum kernel also leaves in m_heat, on the faces of its
   // control volumes, the kinetic energy that the advection of that momentum destroyed: the
   // old kinetic energy of the control volume, less the kinetic energy carried across its
@@ -36,15 +35,14 @@ void Hydro::transport(int a, double dt) {
   const bool heat = m_s.heat_dissipation;
   const auto deposit = [&](int b) {
     if (!heat) return;
-    for_zones("zeus_dissipation", owned, s, DissipationHeating{m_en.data(), m_heat.data(), s[b]});
+    for_zones("zeus_dissipation", owned, layout(), DissipationHeating{m_en, m_heat, s[b]});
   };
   {
     // Momentum along a, on control volumes centred on the a-faces; fluxes at zone centres.
     Box volumes = owned;
     volumes.hi[a] += 1;
-    for_zones("zeus_momentum", volumes, s,
-              MomentumAlong{m_v[a].data(), m_mflux.data(), m_d.data(), m_dn.data(), m_vn[a].data(),
-                            m_heat.data(), sa, dt, dx, heat});
+    for_zones("zeus_momentum", volumes, layout(),
+              MomentumAlong{m_v[a], m_mflux, m_d, m_dn, m_vn[a], m_heat, sa, dt, dx, heat});
     deposit(a);
   }
   for (int b = 0; b < 3; ++b) {
@@ -52,9 +50,9 @@ void Hydro::transport(int a, double dt) {
     // Momentum along b, on control volumes centred on the b-faces, moved by the a-fluxes.
     Box volumes = owned;
     volumes.hi[b] += 1;
-    for_zones("zeus_transverse", volumes, s,
-              MomentumAcross{m_v[a].data(), m_v[b].data(), m_mflux.data(), m_d.data(), m_dn.data(),
-                             m_vn[b].data(), m_heat.data(), sa, s[b], dt, dx, heat});
+    for_zones("zeus_transverse", volumes, layout(),
+              MomentumAcross{m_v[a], m_v[b], m_mflux, m_d, m_dn, m_vn[b], m_heat, sa, s[b], dt, dx,
+                             heat});
     deposit(b);
   }
   fence("zeus_transport");

@@ -81,8 +81,7 @@ Report run_once(const zeus::Config& config, bool verbose, int rank) {
       result.seconds > 0 ? zones * static_cast<double>(result.steps) / result.seconds : 0.0;
   HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &per_rank, 1, MPI_DOUBLE, MPI_MIN, decomp.comm()));
   r.zone_updates_per_rank = per_rank;
-  const double halo =
-      timers.seconds("halo.pack") + timers.seconds("halo.wait") + timers.seconds("halo.unpack");
+  const double halo = apps::halo_seconds(timers);
   double share = timers.seconds("total") > 0 ? halo / timers.seconds("total") : 0.0;
   HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &share, 1, MPI_DOUBLE, MPI_MAX, decomp.comm()));
   r.halo_share = share;

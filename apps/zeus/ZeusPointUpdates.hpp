@@ -1,5 +1,5 @@
 // ZEUS-like hydrodynamics, point updates: the arithmetic of one zone or face as pure
-// functions (no loops, halos or I/O), shared by the kernels (ZeusKernels.hpp) and the tests.
+// functions (no loops, halos or I/O), shared by the kernels (Zeus*Kernels.hpp) and the tests.
 #pragma once
 
 #include <hcart/core/ExecutionModel.hpp>
