@@ -8,9 +8,12 @@
 #     rank count as <name>.np<N> through the MPI launcher configuration
 #     (cmake/HcartMpiLauncher.cmake), label "mpi". Every MPI test has a timeout (default
 #     120 s) so that a deadlock fails instead of hanging CI.
-#   hcart_mpi_program_test(<name> COMMAND ... [LABELS ...] [TIMEOUT s])
+#   hcart_mpi_program_test(<name> COMMAND ... [LABELS ...] [TIMEOUT s] [PROCESSORS n]
+#                          [EXPECT_OUTPUT regex])
 #     A test that runs an MPI program (directly or through a script), with the sanitizer
-#     settings of MPI programs.
+#     settings of MPI programs. EXPECT_OUTPUT: it passes only when the command exits with 0
+#     and its output matches (HcartRunAndMatch.cmake; CTest's PASS_REGULAR_EXPRESSION alone
+#     would ignore the exit code).
 #
 # With an OpenMP build of Kokkos every test runs with OMP_WAIT_POLICY=passive and
 # OMP_PROC_BIND=false: the suite starts up to 8 ranks on any machine, each with
@@ -63,12 +66,17 @@ function(hcart_add_mpi_test name)
 endfunction()
 
 function(hcart_mpi_program_test name)
-  cmake_parse_arguments(T "" "TIMEOUT;PROCESSORS" "COMMAND;LABELS" ${ARGN})
+  cmake_parse_arguments(T "" "TIMEOUT;PROCESSORS;EXPECT_OUTPUT" "COMMAND;LABELS" ${ARGN})
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT ${HCART_TEST_DEFAULT_TIMEOUT})
   endif()
   if(NOT T_PROCESSORS)
     set(T_PROCESSORS 1)
+  endif()
+  if(DEFINED T_EXPECT_OUTPUT)
+    list(JOIN T_COMMAND "|" command_bars)
+    set(T_COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${command_bars}" "-DEXPECT=${T_EXPECT_OUTPUT}"
+                  -P ${PROJECT_SOURCE_DIR}/cmake/HcartRunAndMatch.cmake)
   endif()
   add_test(NAME ${name} COMMAND ${T_COMMAND})
   set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT}

@@ -178,10 +178,10 @@ step_bench() {
   done
   for np in 2 4; do
     for n in 256 512; do
-      timed "halo-split-np$np-$n" "$b/hcart-mpiexec" -n "$np" "$b/hcart-bench-halo" --size "$n" || true
+      timed "halo-split-np$np-$n" "$b/hcart-mpiexec" -n "$np" "$b/hcart-bench-exchanger" --size "$n" || true
     done
   done
-  timed halo-bench-np4 "$b/hcart-mpiexec" -n 4 "$b/hcart-halo-bench" --sizes 6 --json || true
+  timed strategy-bench-np4 "$b/hcart-mpiexec" -n 4 "$b/hcart-strategy-bench" --sizes 6 --json || true
   timed jacobi3d-default "$b/hcart-mpiexec" -n 1 "$b/jacobi3d" inputs/jacobi3d/default.toml \
     --set output.directory=\""$out/jacobi3d-default"\" --set output.every=0 || true
   # ZEUS on the GPU and on the host build, the same decks; their fields compared.

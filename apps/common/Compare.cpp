@@ -1,6 +1,6 @@
 #include "Compare.hpp"
 
-#include "CommandLine.hpp"
+#include "Text.hpp"
 
 #include <hcart/core/MpiCheck.hpp>
 

@@ -1,7 +1,7 @@
 #include "PlanReport.hpp"
 
-#include "CommandLine.hpp"
 #include "Table.hpp"
+#include "Text.hpp"
 
 #include <hcart/core/Error.hpp>
 #include <hcart/core/Version.hpp>

@@ -1,8 +1,8 @@
 #include "Report.hpp"
 
 #include "AppTimers.hpp"
-#include "CommandLine.hpp"
 #include "Table.hpp"
+#include "Text.hpp"
 
 #include <hcart/core/ExecutionModel.hpp>
 #include <hcart/core/MpiCheck.hpp>

@@ -5,12 +5,12 @@
 //   hcart-mpiexec -n 4 build/bin/jacobi3d inputs/jacobi3d/elongated.toml --compare
 //   build/bin/jacobi3d DECK --set jacobi.max_iterations=200 --set mesh.size=[32,32,32]
 #include "AppDeck.hpp"
-#include "CommandLine.hpp"
 #include "Compare.hpp"
 #include "JacobiConfig.hpp"
 #include "JacobiSolver.hpp"
 #include "Passes.hpp"
 #include "Report.hpp"
+#include "Text.hpp"
 
 #include <hcart/app/CommandLine.hpp>
 #include <hcart/core/Collective.hpp>

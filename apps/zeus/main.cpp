@@ -4,9 +4,9 @@
 //   hcart-mpiexec -n 4 build/bin/zeus inputs/zeus/sedov.toml --compare
 #include "AppDeck.hpp"
 #include "AppTimers.hpp"
-#include "CommandLine.hpp"
 #include "Compare.hpp"
 #include "Table.hpp"
+#include "Text.hpp"
 #include "ZeusConfig.hpp"
 #include "ZeusSolver.hpp"
 

@@ -7,8 +7,8 @@
 // 'The hardware hierarchy'), or takes a synthetic one (--machine or $HCART_MACHINE), prints
 // every rank's place in it, then plans a mesh for it with every strategy side by side (as
 // hcart-plan does).
-#include "CommandLine.hpp"
 #include "PlanReport.hpp"
+#include "Text.hpp"
 
 #include <hcart/core/Collective.hpp>
 #include <hcart/core/Error.hpp>

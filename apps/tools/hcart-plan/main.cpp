@@ -6,8 +6,8 @@
 // exact halo traffic per hardware level (docs/algorithms.md, 'Traffic model'), and the
 // saving against what MPI_Dims_create gives. --json writes the same data as described in
 // docs/plan-json.md.
-#include "CommandLine.hpp"
 #include "PlanReport.hpp"
+#include "Text.hpp"
 
 #include <hcart/core/Collective.hpp>
 #include <hcart/core/Error.hpp>

@@ -1,5 +1,6 @@
-// Command-line helpers shared by hcart's applications and tools: list options and numbers
-// for people (parsing itself: hcart/app/CommandLine.hpp, installed with the framework).
+// Text in and out of numbers, shared by hcart's applications and tools: lists given on a
+// command line ("2048,1024,512"), and numbers, byte counts and extents for people. (The
+// command line itself is hcart::CommandLine, hcart/app/CommandLine.hpp.)
 #pragma once
 
 #include <hcart/app/CommandLine.hpp>

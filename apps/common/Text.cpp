@@ -1,4 +1,4 @@
-#include "CommandLine.hpp"
+#include "Text.hpp"
 
 #include <hcart/core/Error.hpp>
 

@@ -1,5 +1,5 @@
-// Halo exchange benchmark (issue targets in docs/benchmarks.md), run on 2 ranks:
-//   hcart-mpiexec -n 2 build/bin/hcart-bench-halo [--size 256] [--repeats 7] [--iterations 20]
+// The HaloExchanger's benchmark (targets in docs/benchmarks.md), run on 2 ranks:
+//   hcart-mpiexec -n 2 build/bin/hcart-bench-exchanger [--size 256] [--repeats 7] [--iterations 20]
 //  1. hcart::HaloExchanger, Faces, one 256^3 double field: time per exchange, the share of
 //     packing and unpacking in it, and a device-to-device copy of the bytes packed (the
 //     floor of each of the two).
@@ -130,7 +130,7 @@ private:
 } // namespace
 
 int main(int argc, char* argv[]) {
-  return hcart::run_main(argc, argv, "hcart-bench-halo", [&](hcart::Environment& env) {
+  return hcart::run_main(argc, argv, "hcart-bench-exchanger", [&](hcart::Environment& env) {
     CLI::App app{"hcart halo and stencil benchmark"};
     int size = 256, repeats = 7, iterations = 20;
     app.add_option("--size", size, "cells per direction")->capture_default_str();

@@ -1,4 +1,4 @@
-# hcart-halo-bench on a synthetic 2-node machine: its per-level bytes equal hcart-plan's
+# hcart-strategy-bench on a synthetic 2-node machine: its per-level bytes equal hcart-plan's
 # for every mesh and strategy (mpi, weighted, hierarchical: the same names as hcart-plan's),
 # and strategies that print "same as" another have its grid.
 #   cmake -DBENCH=<exe> -DPLAN=<exe> -DLAUNCH="mpiexec|-n|8|flags" -DMACHINE="node:2 core:4" -P ...
@@ -7,7 +7,7 @@ string(REPLACE "|" ";" LAUNCH "${LAUNCH}")
 execute_process(COMMAND ${LAUNCH} ${BENCH} --machine ${MACHINE} --sizes 3 --base 4 --repetitions 3 --rounds 2 --json
                 RESULT_VARIABLE rc OUTPUT_VARIABLE json ERROR_VARIABLE err TIMEOUT 120)
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "hcart-halo-bench failed (${rc}): ${err}")
+  message(FATAL_ERROR "hcart-strategy-bench failed (${rc}): ${err}")
 endif()
 string(JSON nresults LENGTH "${json}" results)
 math(EXPR last "${nresults} - 1")
@@ -24,7 +24,7 @@ foreach(r RANGE ${last})
     string(JSON method GET "${json}" results ${r} methods ${m} method)
     set(args --mesh ${mesh} --halo 1,1,1 --machine ${MACHINE} --json)
     if(NOT method MATCHES "^(mpi|weighted|hierarchical)$")
-      message(FATAL_ERROR "hcart-halo-bench names a strategy '${method}'")
+      message(FATAL_ERROR "hcart-strategy-bench names a strategy '${method}'")
     endif()
     list(APPEND args --strategy ${method})
     string(JSON same ERROR_VARIABLE no_same GET "${json}" results ${r} methods ${m} same_as)
@@ -45,7 +45,7 @@ foreach(r RANGE ${last})
       string(JSON measured GET "${json}" results ${r} methods ${m} levels ${l} bytes)
       string(JSON planned GET "${plan}" plans 0 traffic levels ${l} bytes)
       if(NOT measured EQUAL planned)
-        message(FATAL_ERROR "mesh ${mesh}, ${method}, level ${name}: hcart-halo-bench ${measured} bytes, "
+        message(FATAL_ERROR "mesh ${mesh}, ${method}, level ${name}: hcart-strategy-bench ${measured} bytes, "
                             "hcart-plan ${planned}")
       endif()
     endforeach()

@@ -1,6 +1,7 @@
-// hcart-halo-bench: what the mapping buys on a real machine, measured.
+// hcart-strategy-bench: what the mapping buys on a real machine, measured on the traffic of
+// halo exchanges alone.
 //
-//   hcart-mpiexec -n 8 hcart-halo-bench [--ratio 1,2,4] [--base 4] [--sizes 10]
+//   hcart-mpiexec -n 8 hcart-strategy-bench [--ratio 1,2,4] [--base 4] [--sizes 10]
 //                 [--repetitions 50] [--rounds 5] [--memory-cap 512]
 //                 [--machine "node:2 core:4"] [--json]
 //
@@ -16,16 +17,20 @@
 // strategies in turn, and min / median over the rounds are shown), the bandwidth, and the
 // saving against mpi — except where two strategies give the same process grid and
 // placement: they are the same decomposition, so "same as ..." is printed instead of a
-// difference that could only be noise. Only halo buffers are allocated, never the mesh;
-// sizes whose buffers exceed --memory-cap MiB per rank are skipped and said so.
-#include "CommandLine.hpp"
+// difference that could only be noise. Only halo buffers are allocated, never the mesh (so
+// meshes far larger than memory can be planned and their traffic timed; hcart's
+// HaloExchanger on real fields is bench/ExchangerBench.cpp's); sizes whose buffers exceed
+// --memory-cap MiB per rank are skipped and said so. Compare mode's helpers
+// (apps/common/Compare.hpp) decide what counts as the same decomposition, the order of the
+// rounds, min / median and the savings.
+#include "Compare.hpp"
 #include "Table.hpp"
+#include "Text.hpp"
 
 #include <hcart/core/Collective.hpp>
 #include <hcart/core/Main.hpp>
 #include <hcart/core/MpiCheck.hpp>
 #include <hcart/grid/Decomposition.hpp>
-#include <hcart/mapping/Blocks.hpp>
 #include <hcart/mapping/TrafficModel.hpp>
 
 #include <nlohmann/json.hpp>
@@ -42,14 +47,13 @@ using namespace hcart;
 
 struct Measurement {
   std::string method;
-  std::array<int, 3> dims{};
-  std::vector<int> cart_rank_of_world; // the placement: every world rank's Cartesian rank
-  std::vector<long long> level_bytes;  // per exchange, all ranks; machine levels then self
-  long long bytes = 0;                 // per exchange, all ranks, between different ranks
-  std::vector<double> rounds;          // per exchange, slowest rank, median of a round
-  double min = 0, median = 0;          // over the rounds
-  double bandwidth = 0;                // bytes / median
-  std::string same_as;                 // an earlier method with the same grid and placement
+  apps::GridIdentity grid;            // the process grid and every rank's place on it
+  std::vector<long long> level_bytes; // per exchange, all ranks; machine levels then self
+  long long bytes = 0;                // per exchange, all ranks, between different ranks
+  std::vector<double> rounds;         // per exchange, slowest rank, median of a round
+  apps::Spread time;                  // over the rounds
+  double bandwidth = 0;               // bytes / median
+  std::string same_as;                // an earlier method with the same grid and placement
 };
 
 // The halo buffers and partners of one rank in one decomposition.
@@ -64,31 +68,24 @@ struct Exchange {
 Measurement prepare(const Decomposition& d, Exchange& x) {
   const GridSpec& spec = d.spec();
   Measurement m;
-  m.dims = d.dims();
+  m.grid = apps::identity_of(d);
   x.d = &d;
-  int world = 0, cart = 0, size = 0;
-  HCART_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &world));
-  HCART_MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &size));
-  cart = d.rank();
-  m.cart_rank_of_world.assign(static_cast<std::size_t>(size), 0);
-  HCART_MPI_CHECK(
-      MPI_Allgather(&cart, 1, MPI_INT, m.cart_rank_of_world.data(), 1, MPI_INT, MPI_COMM_WORLD));
   const int levels = d.machine().level_count();
   m.level_bytes.assign(levels + 1, 0);
+  const Block block = d.block(spec.halo_width);
   std::array<long long, 3> face{};
   for (int i = 0; i < 3; ++i) {
     face[i] = 1;
     for (int j = 0; j < 3; ++j) {
-      if (j != i) face[i] *= block_extent(spec.global_size[j], d.dims()[j], d.coords()[j]);
+      if (j != i) face[i] *= block.local_size[j];
     }
   }
   x.send.assign(6, {});
   x.recv.assign(6, {});
   for (int i = 0; i < 3; ++i) {
     for (int side = 0; side < 2; ++side) {
-      std::array<int, 3> o{0, 0, 0};
-      o[i] = side == 0 ? -1 : 1;
-      const int peer = d.neighbour(o);
+      const Block::Neighbour& across = block.at(Block::face(i, side));
+      const int peer = across.across == Across::Boundary ? MPI_PROC_NULL : across.rank;
       x.peers[2 * i + side] = peer;
       if (peer == MPI_PROC_NULL) continue;
       x.send[2 * i + side].assign(static_cast<std::size_t>(face[i]), 1.0);
@@ -142,11 +139,11 @@ double round_of(Exchange& x, int repetitions) {
 } // namespace
 
 int main(int argc, char* argv[]) {
-  return hcart::run_main(argc, argv, "hcart-halo-bench", [&](hcart::Environment& env) {
+  return hcart::run_main(argc, argv, "hcart-strategy-bench", [&](hcart::Environment& env) {
     using namespace hcart::apps;
-    CLI::App app{"hcart-halo-bench: halo exchanges under the mpi, weighted and hierarchical "
-                 "strategies, side by side, for growing meshes.",
-                 "hcart-halo-bench"};
+    CLI::App app{"hcart-strategy-bench: the halo traffic of growing meshes under the mpi, "
+                 "weighted and hierarchical strategies, timed side by side.",
+                 "hcart-strategy-bench"};
     std::string ratio_text = "1,2,4", machine_text, placement_text = "block";
     long long base = 4;
     int sizes = 10, repetitions = 50, rounds = 5;
@@ -188,7 +185,7 @@ int main(int argc, char* argv[]) {
     const std::vector<hcart::Strategy> methods = {hcart::Strategy::Mpi, hcart::Strategy::Weighted,
                                                   hcart::Strategy::Hierarchical};
     nlohmann::json doc;
-    doc["schema"] = "hcart-halo-bench/1";
+    doc["schema"] = "hcart-strategy-bench/1";
     doc["ranks"] = env.size();
     doc["ratio"] = ratio;
     doc["repetitions"] = repetitions;
@@ -239,29 +236,27 @@ int main(int argc, char* argv[]) {
         machine_shown = d->report().machine + " (" + d->report().machine_source + ")";
         Measurement m = prepare(*d, exchanges[row.size()]);
         m.method = hcart::to_string(method);
-        for (const Measurement& earlier : row) {
-          if (m.same_as.empty() && earlier.dims == m.dims &&
-              earlier.cart_rank_of_world == m.cart_rank_of_world) {
-            m.same_as = earlier.method;
-          }
-        }
         row.push_back(m);
         decomps.push_back(std::move(d));
       }
       if (skipped.empty()) {
+        std::vector<apps::GridIdentity> grids;
+        for (const Measurement& m : row)
+          grids.push_back(m.grid);
+        const std::vector<int> same = apps::same_grid_as(grids);
         // Rounds take the strategies in turn, each round starting one further on.
-        for (int r = 0; r < rounds; ++r) {
-          for (std::size_t turn = 0; turn < row.size(); ++turn) {
-            const std::size_t q = (turn + static_cast<std::size_t>(r)) % row.size();
-            row[q].rounds.push_back(round_of(exchanges[q], repetitions));
-          }
-        }
-        for (Measurement& m : row) {
-          std::vector<double> t = m.rounds;
-          std::sort(t.begin(), t.end());
-          m.min = t.front();
-          m.median = t[t.size() / 2];
-          m.bandwidth = m.median > 0 ? static_cast<double>(m.bytes) / m.median : 0.0;
+        const auto times = apps::run_in_turn<double>(
+            methods, rounds, [&](hcart::Strategy method, int) {
+              const auto q = static_cast<std::size_t>(
+                  std::find(methods.begin(), methods.end(), method) - methods.begin());
+              return round_of(exchanges[q], repetitions);
+            });
+        for (std::size_t q = 0; q < row.size(); ++q) {
+          Measurement& m = row[q];
+          m.rounds = times[q];
+          m.time = apps::spread(m.rounds);
+          m.bandwidth = m.time.median > 0 ? static_cast<double>(m.bytes) / m.time.median : 0.0;
+          if (same[q] >= 0) m.same_as = row[static_cast<std::size_t>(same[q])].method;
         }
       }
       const std::string mesh =
@@ -281,12 +276,12 @@ int main(int argc, char* argv[]) {
         for (std::size_t l = 0; l < m.level_bytes.size(); ++l) {
           levels.push_back({{"name", level_names[l]}, {"bytes", m.level_bytes[l]}});
         }
-        nlohmann::json entry_m = {{"method", m.method},         {"dims", m.dims},
+        nlohmann::json entry_m = {{"method", m.method},         {"dims", m.grid.dims},
                                   {"levels", levels},           {"bytes", m.bytes},
-                                  {"seconds", m.median},        {"seconds_min", m.min},
+                                  {"seconds", m.time.median},   {"seconds_min", m.time.min},
                                   {"seconds_rounds", m.rounds}, {"bandwidth", m.bandwidth}};
         if (m.same_as.empty()) {
-          entry_m["saving_vs_mpi"] = 1.0 - m.median / row.front().median;
+          entry_m["saving_vs_mpi"] = 1.0 - m.time.median / row.front().time.median;
         } else {
           entry_m["same_as"] = m.same_as;
         }
@@ -300,13 +295,14 @@ int main(int argc, char* argv[]) {
         Table table({"strategy", "dims", level_names[0] + " bytes", "halo bytes", "time min",
                      "time median", "bandwidth", "saving vs mpi"});
         for (const auto& m : row) {
-          table.add_row({m.method, join({m.dims[0], m.dims[1], m.dims[2]}),
+          const auto& dims = m.grid.dims;
+          table.add_row({m.method, join({dims[0], dims[1], dims[2]}),
                          human_bytes(static_cast<double>(m.level_bytes[0])),
-                         human_bytes(static_cast<double>(m.bytes)), fixed(m.min * 1e3, "%.3f ms"),
-                         fixed(m.median * 1e3, "%.3f ms"), fixed(m.bandwidth / 1e9, "%.2f GB/s"),
-                         m.same_as.empty()
-                             ? fixed(100.0 * (1.0 - m.median / row.front().median), "%.1f%%")
-                             : "same as " + m.same_as});
+                         human_bytes(static_cast<double>(m.bytes)),
+                         fixed(m.time.min * 1e3, "%.3f ms"), fixed(m.time.median * 1e3, "%.3f ms"),
+                         fixed(m.bandwidth / 1e9, "%.2f GB/s"),
+                         m.same_as.empty() ? saving_text(m.time.median, row.front().time.median)
+                                           : "same as " + m.same_as});
         }
         table.print(std::cout);
         std::cout << "\n";
