@@ -255,7 +255,7 @@ void convert(const toml::value& v, const DeckKey& key, const std::string& where,
            format_bound(*key.minimum) + (is_list(key.type) ? " for every entry" : ""));
     }
     if (key.maximum && !(x <= *key.maximum)) {
-      fail("expected <= " + format_real(*key.maximum) +
+      fail("expected <= " + format_bound(*key.maximum) +
            (is_list(key.type) ? " for every entry" : ""));
     }
   }

@@ -1,6 +1,7 @@
 // Decomposition on real communicators: at every rank count, strategy, synthetic machine
 // and rank numbering, the coordinates are those of the pure planner, MPI agrees, and the
 // halo traffic counted from the real neighbours equals the traffic model.
+#include "SyntheticMachines.hpp"
 #include "WorldRanks.hpp"
 
 #include <hcart/core/Error.hpp>
@@ -9,14 +10,12 @@
 #include <hcart/mapping/Blocks.hpp>
 #include <hcart/mapping/Factorize.hpp>
 #include <hcart/mapping/TrafficModel.hpp>
-#include <hcart/topology/Detect.hpp>
-#include <hcart/topology/LevelCommunicators.hpp>
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <sched.h>
 
+using hcart::test::machines_for;
 using hcart::test::world_rank;
 using hcart::test::world_size;
 
@@ -27,16 +26,6 @@ using hcart::Placement;
 using hcart::Strategy;
 
 namespace {
-
-// Synthetic machines with exactly `ranks` ranks: node x core splits, and a 3-level one.
-std::vector<std::string> machines_for(int ranks) {
-  std::vector<std::string> out;
-  for (std::int64_t nodes : hcart::divisors(ranks)) {
-    out.push_back("node:" + std::to_string(nodes) + " core:" + std::to_string(ranks / nodes));
-  }
-  if (ranks % 4 == 0) out.push_back("node:" + std::to_string(ranks / 4) + " socket:2 core:2");
-  return out;
-}
 
 GridSpec make_spec(std::array<std::int64_t, 3> size, std::array<int, 3> halo,
                    std::array<bool, 3> periodic) {
@@ -233,46 +222,19 @@ TEST(Decomposition, DetectedMachineWorksWhateverTheBinding) {
   EXPECT_EQ(d.report().machine_source, "detected");
 }
 
-// hwloc's reading of the binding against the kernel's (the launcher binds the ranks to one
-// core each, or not at all when oversubscribed).
-TEST(Detect, BoundProcessingUnitsAreTheAffinityMask) {
-  cpu_set_t mask;
-  CPU_ZERO(&mask);
-  ASSERT_EQ(sched_getaffinity(0, sizeof(mask), &mask), 0);
-  EXPECT_EQ(hcart::bound_processing_units(), CPU_COUNT(&mask));
+// A spec whose halo is wider than the blocks a manual grid would make is refused: every
+// rank must own a halo width of cells.
+TEST(Decomposition, TheSpecsHaloBoundsThePieces) {
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  hcart::GridSpec spec;
+  spec.global_size = {static_cast<std::int64_t>(2 * size), 8, 8};
+  spec.halo_width = {3, 1, 1};
+  spec.periodic = {true, false, false};
+  hcart::DecompositionOptions manual;
+  manual.strategy = hcart::Strategy::Manual;
+  manual.dims = {size, 1, 1};
+  // The decomposition itself already refuses more than floor(g / h) pieces.
+  EXPECT_THROW(hcart::Decomposition(MPI_COMM_WORLD, spec, manual), hcart::InputError);
 }
 
-TEST(LevelCommunicators, UnitsAndLeadersFollowTheMachine) {
-  const int P = world_size();
-  for (const auto& text : machines_for(P)) {
-    for (Placement placement : {Placement::Block, Placement::RoundRobin}) {
-      DecompositionOptions options;
-      options.machine = text;
-      options.placement = placement;
-      const Decomposition d(MPI_COMM_WORLD, make_spec({32, 32, 32}, {1, 1, 1}, {}), options);
-      const hcart::LevelCommunicators levels(d.comm(), d.machine(), d.original_rank(d.rank()));
-      ASSERT_EQ(levels.level_count(), d.machine().level_count());
-      std::int64_t below = P;
-      for (int l = 0; l < levels.level_count(); ++l) {
-        below /= levels.units(l);
-        int unit_size = 0;
-        MPI_Comm_size(levels.unit(l), &unit_size);
-        EXPECT_EQ(unit_size, below) << text << " level " << l;
-        EXPECT_EQ(levels.unit_index(l), d.unit_indices()[l]);
-        // Everyone in my unit has my unit index.
-        int mine = static_cast<int>(levels.unit_index(l)), lo = 0, hi = 0;
-        MPI_Allreduce(&mine, &lo, 1, MPI_INT, MPI_MIN, levels.unit(l));
-        MPI_Allreduce(&mine, &hi, 1, MPI_INT, MPI_MAX, levels.unit(l));
-        EXPECT_EQ(lo, hi);
-        int unit_rank = 0;
-        MPI_Comm_rank(levels.unit(l), &unit_rank);
-        EXPECT_EQ(levels.leaders(l) != MPI_COMM_NULL, unit_rank == 0);
-        if (levels.leaders(l) != MPI_COMM_NULL) {
-          int leaders = 0;
-          MPI_Comm_size(levels.leaders(l), &leaders);
-          EXPECT_EQ(leaders, levels.units(l));
-        }
-      }
-    }
-  }
-}

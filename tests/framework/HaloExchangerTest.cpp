@@ -1,18 +1,77 @@
-// The halo exchanger on random configurations: after an exchange every halo cell holds an
+// The halo exchanger. On random configurations: after an exchange every halo cell holds an
 // analytic function of its (wrapped) global index, cells outside non-periodic boundaries
 // and (in Faces mode) edges and corners are untouched, split phase equals blocking, and
 // the byte counters equal the traffic model; with any exchange width (only the layers next
-// to the owned cells move) and either loop pattern of the pack and unpack kernels.
+// to the owned cells move) and either loop pattern of the pack and unpack kernels. Also:
+// nothing is allocated after the first call, and one message per neighbour for several
+// fields gives the halos of one message per field. (Its errors:
+// HaloExchangerErrorsTest.cpp; messages past a GPU launch limit:
+// HaloExchangerLargeMessagesTest.cpp.)
 #include <hcart/core/Error.hpp>
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/Grid.hpp>
+#include <hcart/grid/Loops.hpp>
 #include <hcart/halo/HaloExchanger.hpp>
 #include <hcart/mapping/Factorize.hpp>
 #include <hcart/mapping/TrafficModel.hpp>
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <cstdlib>
+#include <new>
 #include <random>
+
+// GCC cannot see that the replaced operator new below is malloc-based.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
+// Count every C++ allocation of this process, to show that exchange() makes none after
+// its first call.
+namespace {
+std::atomic<long> allocations{0};
+}
+// Every non-aligned form is replaced, so that each allocation meets its own deallocation
+// (AddressSanitizer checks the pairing); the aligned forms keep the library's. nvcc compiles
+// these for the device too (CUDA declares them host and device): there they only allocate.
+void* operator new(std::size_t size) {
+#ifdef __CUDA_ARCH__
+  return malloc(size == 0 ? 1 : size);
+#else
+  allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+#endif
+}
+void* operator new[](std::size_t size) {
+  return operator new(size);
+}
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+#ifndef __CUDA_ARCH__
+  allocations.fetch_add(1, std::memory_order_relaxed);
+#endif
+  return std::malloc(size == 0 ? 1 : size);
+}
+void* operator new[](std::size_t size, const std::nothrow_t& tag) noexcept {
+  return operator new(size, tag);
+}
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept {
+  std::free(p);
+}
 
 namespace {
 
@@ -217,3 +276,88 @@ TEST(HaloExchanger, RandomConfigurationsFillEveryHaloCellCorrectly) {
   EXPECT_GE(run + skipped, 300);
   EXPECT_GE(run, 150);
 }
+
+namespace {
+hcart::GridSpec cube(std::int64_t n, bool periodic) {
+  hcart::GridSpec spec;
+  spec.global_size = {n, n, n};
+  spec.halo_width = {2, 1, 1};
+  spec.periodic = {periodic, periodic, periodic};
+  return spec;
+}
+} // namespace
+
+TEST(HaloExchanger, NoAllocationAfterTheFirstCall) {
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, cube(24, true));
+  const hcart::Grid grid(decomp);
+  for (auto mode : {hcart::HaloMode::Faces, hcart::HaloMode::Full}) {
+    hcart::HaloExchanger halo(grid, mode);
+    auto u = grid.make_field<double>("u");
+    auto v = grid.make_field<float>("v");
+    halo.exchange(u, v); // first call: buffers and handles
+    const std::size_t buffers = halo.allocation_count();
+    const long before = allocations.load();
+    for (int step = 0; step < 5; ++step) {
+      halo.exchange(u, v);
+      halo.start(u, v);
+      halo.finish();
+    }
+    EXPECT_EQ(allocations.load() - before, 0) << "C++ allocations inside exchange()";
+    EXPECT_EQ(halo.allocation_count(), buffers) << "hcart buffers reallocated";
+    // Fewer fields reuse the buffers; their copy lists are made once, and from then on
+    // alternating between the two sets allocates nothing.
+    halo.exchange(u);
+    const std::size_t both = halo.allocation_count();
+    EXPECT_LE(both, buffers + 1);
+    const long again = allocations.load();
+    for (int step = 0; step < 3; ++step) {
+      halo.exchange(u);
+      halo.exchange(u, v);
+    }
+    EXPECT_EQ(allocations.load() - again, 0) << "C++ allocations alternating field sets";
+    EXPECT_EQ(halo.allocation_count(), both);
+  }
+}
+
+
+namespace {
+// A distinct value per cell from its global index, in two fields of each of two types.
+struct FillPairs {
+  hcart::Field<double> u1, u2;
+  hcart::Field<int> w1, w2;
+  Kokkos::Array<long long, 3> first; // global index of local index 0
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    const double x = (first[0] + i) * 1e4 + (first[1] + j) * 1e2 + (first[2] + k);
+    u1(i, j, k) = u2(i, j, k) = x;
+    w1(i, j, k) = w2(i, j, k) = static_cast<int>(x) + 7;
+  }
+};
+
+// Counts the cells where the pairs differ.
+struct CountDifferences {
+  hcart::Field<double> u1, u2;
+  hcart::Field<int> w1, w2;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k, int& n) const {
+    n += (u1(i, j, k) != u2(i, j, k)) + (w1(i, j, k) != w2(i, j, k));
+  }
+};
+} // namespace
+
+TEST(HaloExchanger, AggregatedAndPerFieldMessagesAgree) {
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, cube(20, true));
+  const hcart::Grid grid(decomp);
+  hcart::HaloOptions per_field;
+  per_field.aggregate_fields = false;
+  hcart::HaloExchanger a(grid, hcart::HaloMode::Full), b(grid, hcart::HaloMode::Full, per_field);
+  auto u1 = grid.make_field<double>("u1"), u2 = grid.make_field<double>("u2");
+  auto w1 = grid.make_field<int>("w1"), w2 = grid.make_field<int>("w2");
+  const Kokkos::Array<long long, 3> first{grid.global_index(0, 0), grid.global_index(1, 0),
+                                          grid.global_index(2, 0)};
+  hcart::for_each_cell("fill", grid.owned_box(), FillPairs{u1, u2, w1, w2, first});
+  a.exchange(u1, w1);
+  b.exchange(u2, w2);
+  int differ = 0;
+  hcart::reduce_cells("differ", grid.with_halo_box(), CountDifferences{u1, u2, w1, w2}, differ);
+  EXPECT_EQ(differ, 0);
+}
+

@@ -1,0 +1,72 @@
+// hcart::FieldAccessor: the same cells as the view it comes from, in both layouts, by
+// (i, j, k) and by linear offsets stepped with the strides; read-only conversion; in a
+// kernel on every backend.
+#include <hcart/grid/Field.hpp>
+#include <hcart/grid/FieldAccessor.hpp>
+#include <hcart/grid/Loops.hpp>
+
+#include <gtest/gtest.h>
+
+namespace {
+// Through an accessor: w(i, j, k) = u(i - 1, j, k) + u at the next k by linear offset.
+struct Neighbours {
+  hcart::FieldAccessor<const double> u;
+  hcart::FieldAccessor<double> w;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    const long c = u.offset(i, j, k);
+    w(i, j, k) = u(i - 1, j, k) + u[c + u.stride(2)];
+  }
+};
+struct Fill {
+  hcart::Field<double> u;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    u(i, j, k) = 10000.0 * i + 100.0 * j + k;
+  }
+};
+} // namespace
+
+TEST(FieldAccessor, TheViewsCellsInBothLayouts) {
+  Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace> right("right", 4, 5, 6);
+  Kokkos::View<double***, Kokkos::LayoutLeft, Kokkos::HostSpace> left("left", 4, 5, 6);
+  const hcart::FieldAccessor<double> r(right);
+  const hcart::FieldAccessor<double, Kokkos::LayoutLeft> l(left);
+  EXPECT_EQ(r.stride(2), 1);
+  EXPECT_EQ(l.stride(0), 1);
+  long wrong = 0;
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 5; ++j)
+      for (int k = 0; k < 6; ++k) {
+        wrong += &r(i, j, k) != &right(i, j, k);
+        wrong += &l(i, j, k) != &left(i, j, k);
+        wrong += &r[r.offset(i, j, k)] != &right(i, j, k);
+        for (int d = 0; d < 3; ++d) {
+          const int step[3] = {d == 0, d == 1, d == 2};
+          if (i + step[0] < 4 && j + step[1] < 5 && k + step[2] < 6) {
+            wrong += &r[r.offset(i, j, k) + r.stride(d)] !=
+                     &right(i + step[0], j + step[1], k + step[2]);
+            wrong +=
+                &l[l.offset(i, j, k) + l.stride(d)] != &left(i + step[0], j + step[1], k + step[2]);
+          }
+        }
+      }
+  EXPECT_EQ(wrong, 0);
+  EXPECT_EQ(r.span(), static_cast<std::int64_t>(right.span()));
+  EXPECT_EQ(r.extent(1), 5);
+  const hcart::FieldAccessor<const double> read_only = r;
+  EXPECT_EQ(read_only.data(), right.data());
+  EXPECT_EQ(read_only.stride(0), r.stride(0));
+}
+
+TEST(FieldAccessor, InAKernel) {
+  const hcart::Field<double> u("u", 6, 7, 8), w("w", 6, 7, 8);
+  hcart::for_each_cell("fill", hcart::make_box({0, 0, 0}, {6, 7, 8}), Fill{u});
+  const hcart::Box inner = hcart::make_box({1, 0, 0}, {6, 7, 7});
+  hcart::for_each_cell("neighbours", inner, Neighbours{hcart::accessor(u), hcart::accessor(w)});
+  const auto hu = hcart::host_copy(u), hw = hcart::host_copy(w);
+  long wrong = 0;
+  for (int i = 1; i < 6; ++i)
+    for (int j = 0; j < 7; ++j)
+      for (int k = 0; k < 7; ++k)
+        wrong += hw(i, j, k) != hu(i - 1, j, k) + hu(i, j, k + 1);
+  EXPECT_EQ(wrong, 0);
+}

@@ -1,0 +1,127 @@
+// The halo exchanger's errors: a bad field on one rank, at any exchange, is an InputError
+// on every rank, never a hang; misuse of the split phase is refused.
+#include "WorldRanks.hpp"
+
+#include <hcart/core/Error.hpp>
+#include <hcart/grid/Decomposition.hpp>
+#include <hcart/grid/Grid.hpp>
+#include <hcart/halo/HaloExchanger.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+using hcart::test::world_rank;
+
+namespace {
+hcart::GridSpec cube(std::int64_t n, bool periodic) {
+  hcart::GridSpec spec;
+  spec.global_size = {n, n, n};
+  spec.halo_width = {2, 1, 1};
+  spec.periodic = {periodic, periodic, periodic};
+  return spec;
+}
+} // namespace
+
+TEST(HaloExchanger, MisuseOfTheSplitPhase) {
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, cube(16, true));
+  const hcart::Grid grid(decomp);
+  hcart::HaloExchanger halo(grid);
+  auto u = grid.make_field<double>("u");
+  EXPECT_THROW(halo.finish(), hcart::Error);
+  halo.start(u);
+  EXPECT_THROW(halo.start(u), hcart::Error);
+  halo.finish();
+  EXPECT_EQ(halo.counters().exchanges, 1);
+}
+
+namespace {
+// One exchange in which the last rank passes a bad field: of other extents, of another type,
+// or one field fewer.
+enum class Bad { Extents, Type, Count };
+void exchange_with_one_bad_rank(const hcart::Grid& grid, hcart::HaloExchanger& halo, Bad bad,
+                                bool split) {
+  const auto u = grid.make_field<double>("u");
+  const auto good = grid.make_field<double>("v");
+  const auto wrong_size = hcart::Field<double>("v", 5, 4, 3);
+  const auto wrong_type = grid.make_field<float>("v");
+  const bool odd = world_rank() == hcart::test::world_size() - 1;
+  auto run = [&](const auto& second) {
+    if (split) {
+      halo.start(u, second);
+      halo.finish();
+    } else {
+      halo.exchange(u, second);
+    }
+  };
+  if (!odd) {
+    run(good);
+  } else if (bad == Bad::Extents) {
+    run(wrong_size);
+  } else if (bad == Bad::Type) {
+    run(wrong_type);
+  } else if (split) {
+    halo.start(u);
+    halo.finish();
+  } else {
+    halo.exchange(u);
+  }
+}
+} // namespace
+
+// A bad field on ONE rank, at the first exchange or a later one, blocking or split, Faces
+// or Full: an InputError on every rank, never a hang, and the exchanger still works.
+TEST(HaloExchanger, ABadFieldOnOneRankIsAnErrorOnEveryRankAtAnyExchange) {
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, cube(16, true));
+  const hcart::Grid grid(decomp);
+  for (auto mode : {hcart::HaloMode::Faces, hcart::HaloMode::Full}) {
+    for (bool later : {false, true}) {
+      for (bool split : {false, true}) {
+        for (Bad bad : {Bad::Extents, Bad::Type, Bad::Count}) {
+          // Another type or number on the only rank is simply another set of fields.
+          if (bad != Bad::Extents && hcart::test::world_size() == 1) continue;
+          hcart::HaloExchanger halo(grid, mode);
+          const auto u = grid.make_field<double>("u"), v = grid.make_field<double>("v");
+          if (later) halo.exchange(u, v);
+          const std::string what = std::string(mode == hcart::HaloMode::Faces ? "Faces" : "Full") +
+                                   (later ? ", later" : ", first") +
+                                   (split ? ", split" : ", blocking") +
+                                   (bad == Bad::Extents ? ", extents"
+                                    : bad == Bad::Type  ? ", type"
+                                                        : ", count");
+          try {
+            exchange_with_one_bad_rank(grid, halo, bad, split);
+            ADD_FAILURE() << what << ": expected an error";
+          } catch (const hcart::InputError& e) {
+            EXPECT_TRUE(e.collective()) << what;
+            const std::string expected = bad == Bad::Extents
+                                             ? "field 'v' has extents 5x4x3 on rank " +
+                                                   std::to_string(hcart::test::world_size() - 1)
+                                             : "passed different fields";
+            EXPECT_NE(std::string(e.what()).find(expected), std::string::npos)
+                << what << ": " << e.what();
+          }
+          EXPECT_FALSE(halo.in_flight()) << what;
+          EXPECT_NO_THROW(halo.exchange(u, v)) << what << ": unusable after the error";
+        }
+      }
+    }
+  }
+}
+
+// The check's waiting time is part of HaloTimes, and a correct program keeps exchanging.
+TEST(HaloExchanger, TheCollectiveCheckIsBookedInTheTimes) {
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, cube(16, true));
+  const hcart::Grid grid(decomp);
+  hcart::HaloExchanger halo(grid);
+  auto u = grid.make_field<double>("u");
+  auto w = grid.make_field<float>("w");
+  halo.exchange(u);
+  EXPECT_GT(halo.times().check, 0.0) << "the first exchange is checked";
+  for (int step = 0; step < 5; ++step) {
+    halo.exchange(u);
+    halo.exchange(u, w);
+  }
+  EXPECT_EQ(halo.counters().exchanges, 11);
+  EXPECT_LE(halo.times().check, halo.times().total());
+}

@@ -1,0 +1,64 @@
+// hcart::LevelCommunicators: for every synthetic machine of the rank count and both rank
+// numberings, each level's unit communicator holds the ranks of one unit, every member
+// has the unit index the decomposition gives it, and the leaders are rank 0 of each unit.
+#include "SyntheticMachines.hpp"
+#include "WorldRanks.hpp"
+
+#include <hcart/grid/Decomposition.hpp>
+#include <hcart/topology/LevelCommunicators.hpp>
+
+#include <gtest/gtest.h>
+
+using hcart::test::machines_for;
+using hcart::test::world_size;
+
+using hcart::Decomposition;
+using hcart::DecompositionOptions;
+using hcart::GridSpec;
+using hcart::Placement;
+
+namespace {
+GridSpec make_spec(std::array<std::int64_t, 3> size, std::array<int, 3> halo,
+                   std::array<bool, 3> periodic) {
+  GridSpec spec;
+  spec.global_size = size;
+  spec.halo_width = halo;
+  spec.periodic = periodic;
+  return spec;
+}
+} // namespace
+
+TEST(LevelCommunicators, UnitsAndLeadersFollowTheMachine) {
+  const int P = world_size();
+  for (const auto& text : machines_for(P)) {
+    for (Placement placement : {Placement::Block, Placement::RoundRobin}) {
+      DecompositionOptions options;
+      options.machine = text;
+      options.placement = placement;
+      const Decomposition d(MPI_COMM_WORLD, make_spec({32, 32, 32}, {1, 1, 1}, {}), options);
+      const hcart::LevelCommunicators levels(d.comm(), d.machine(), d.original_rank(d.rank()));
+      ASSERT_EQ(levels.level_count(), d.machine().level_count());
+      std::int64_t below = P;
+      for (int l = 0; l < levels.level_count(); ++l) {
+        below /= levels.units(l);
+        int unit_size = 0;
+        MPI_Comm_size(levels.unit(l), &unit_size);
+        EXPECT_EQ(unit_size, below) << text << " level " << l;
+        EXPECT_EQ(levels.unit_index(l), d.unit_indices()[l]);
+        // Everyone in my unit has my unit index.
+        int mine = static_cast<int>(levels.unit_index(l)), lo = 0, hi = 0;
+        MPI_Allreduce(&mine, &lo, 1, MPI_INT, MPI_MIN, levels.unit(l));
+        MPI_Allreduce(&mine, &hi, 1, MPI_INT, MPI_MAX, levels.unit(l));
+        EXPECT_EQ(lo, hi);
+        int unit_rank = 0;
+        MPI_Comm_rank(levels.unit(l), &unit_rank);
+        EXPECT_EQ(levels.leaders(l) != MPI_COMM_NULL, unit_rank == 0);
+        if (levels.leaders(l) != MPI_COMM_NULL) {
+          int leaders = 0;
+          MPI_Comm_size(levels.leaders(l), &leaders);
+          EXPECT_EQ(leaders, levels.units(l));
+        }
+      }
+    }
+  }
+}
