@@ -98,7 +98,7 @@ private:
   std::unique_ptr<Wavefront> m_wavefront;
   HaloExchanger m_halo; // Faces, one layer, before every single iteration
   std::vector<std::unique_ptr<HaloExchanger>> m_deep; // Full, by the iterations of a pass
-  std::vector<HaloTimes> m_accounted;                 // per exchanger: m_halo, then m_deep
+  std::vector<HaloTimes> m_accounted;                 // times booked: [0] m_halo's, [n] m_deep[n]'s
   long m_iteration = 0;
 };
 

@@ -6,7 +6,7 @@
 //   const hcart::Decomposition decomp(MPI_COMM_WORLD, config.spec, config.decomposition);
 //   const jacobi::Passes passes = jacobi::plan_passes(config.settings, decomp);   // collective
 //   const hcart::Grid grid(decomp, passes.halo_width);
-//   jacobi::Solver solver(grid, config.settings, passes.iterations_per_pass, timers);
+//   jacobi::Solver solver(grid, config.settings, passes.iterations_per_pass, timers, output);
 //
 // The decomposition weighs the communication of one iteration (the spec's halo of one
 // layer): how many iterations share an exchange changes how often halos move, not in which
@@ -24,9 +24,8 @@
 // next pass reads. One exception, for the memory layout: in the fastest direction (k), where
 // it is not cut or wrapped and its owned rows are a multiple of 4 cells, the halo is 4 deep
 // (kAlignedRowHalo) when passes cross ranks, so that every row and its first owned cell start
-// on a 32-byte boundary (192^3 on 2 ranks: rows of 200 cells, not 194; its effect was within
-// the noise on the 2-core test machine, docs/benchmarks.md). Those extra layers only hold
-// boundary values.
+// on a 32-byte boundary (192^3 on 2 ranks: rows of 200 cells, not 194; what it measured:
+// docs/benchmarks.md). Those extra layers only hold boundary values.
 #pragma once
 
 #include "JacobiConfig.hpp"
@@ -49,7 +48,7 @@ struct Passes {
 /// the owned rows are a multiple of this many cells (see above).
 constexpr int kAlignedRowHalo = 4;
 /// \brief At most this many iterations per pass where ranks have neighbours when automatic
-/// (measured: 8 gained nothing over 4 on 2 ranks, docs/benchmarks.md), and without.
+/// (more gained nothing: docs/benchmarks.md, "Jacobi3D"), and without.
 constexpr long kAutoIterationsWithNeighbours = 4;
 constexpr long kMaxWavefrontIterations = 8;
 

@@ -16,7 +16,7 @@ namespace {
 // is the order of their bit patterns as integers, and every NaN lies above infinity, so an
 // integer max over these patterns is the max of the changes with any NaN on top. The compiler
 // vectorises that integer max; a max of doubles, whose NaN rules it must keep, it leaves
-// scalar (the checked sweep, 1 of check_every iterations, then cost 3-4% of the default run).
+// scalar (what that cost: docs/benchmarks.md, "Portable kernels").
 inline std::int64_t change_bits(double next, double old) {
   const double change = next - old;
   std::int64_t bits;

@@ -1,6 +1,7 @@
 // Decomposition on real communicators: at every rank count, strategy, synthetic machine
 // and rank numbering, the coordinates are those of the pure planner, MPI agrees, and the
 // halo traffic counted from the real neighbours equals the traffic model.
+#include "Specs.hpp"
 #include "SyntheticMachines.hpp"
 #include "WorldRanks.hpp"
 
@@ -16,6 +17,7 @@
 #include <cstdlib>
 
 using hcart::test::machines_for;
+using hcart::test::make_spec;
 using hcart::test::world_rank;
 using hcart::test::world_size;
 
@@ -26,15 +28,6 @@ using hcart::Placement;
 using hcart::Strategy;
 
 namespace {
-
-GridSpec make_spec(std::array<std::int64_t, 3> size, std::array<int, 3> halo,
-                   std::array<bool, 3> periodic) {
-  GridSpec spec;
-  spec.global_size = size;
-  spec.halo_width = halo;
-  spec.periodic = periodic;
-  return spec;
-}
 
 // Per level (machine levels, then self): bytes and messages this rank sends, from its
 // real neighbours in the Cartesian communicator.
@@ -237,4 +230,3 @@ TEST(Decomposition, TheSpecsHaloBoundsThePieces) {
   // The decomposition itself already refuses more than floor(g / h) pieces.
   EXPECT_THROW(hcart::Decomposition(MPI_COMM_WORLD, spec, manual), hcart::InputError);
 }
-

@@ -1,5 +1,6 @@
 // The halo exchanger's errors: a bad field on one rank, at any exchange, is an InputError
 // on every rank, never a hang; misuse of the split phase is refused.
+#include "Specs.hpp"
 #include "WorldRanks.hpp"
 
 #include <hcart/core/Error.hpp>
@@ -11,17 +12,8 @@
 
 #include <string>
 
+using hcart::test::cube;
 using hcart::test::world_rank;
-
-namespace {
-hcart::GridSpec cube(std::int64_t n, bool periodic) {
-  hcart::GridSpec spec;
-  spec.global_size = {n, n, n};
-  spec.halo_width = {2, 1, 1};
-  spec.periodic = {periodic, periodic, periodic};
-  return spec;
-}
-} // namespace
 
 TEST(HaloExchanger, MisuseOfTheSplitPhase) {
   const hcart::Decomposition decomp(MPI_COMM_WORLD, cube(16, true));

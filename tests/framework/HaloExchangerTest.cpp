@@ -7,6 +7,8 @@
 // fields gives the halos of one message per field. (Its errors:
 // HaloExchangerErrorsTest.cpp; messages past a GPU launch limit:
 // HaloExchangerLargeMessagesTest.cpp.)
+#include "Specs.hpp"
+
 #include <hcart/core/Error.hpp>
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/Grid.hpp>
@@ -24,6 +26,8 @@
 
 // GCC cannot see that the replaced operator new below is malloc-based.
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
+using hcart::test::cube;
 
 // Count every C++ allocation of this process, to show that exchange() makes none after
 // its first call.
@@ -277,16 +281,6 @@ TEST(HaloExchanger, RandomConfigurationsFillEveryHaloCellCorrectly) {
   EXPECT_GE(run, 150);
 }
 
-namespace {
-hcart::GridSpec cube(std::int64_t n, bool periodic) {
-  hcart::GridSpec spec;
-  spec.global_size = {n, n, n};
-  spec.halo_width = {2, 1, 1};
-  spec.periodic = {periodic, periodic, periodic};
-  return spec;
-}
-} // namespace
-
 TEST(HaloExchanger, NoAllocationAfterTheFirstCall) {
   const hcart::Decomposition decomp(MPI_COMM_WORLD, cube(24, true));
   const hcart::Grid grid(decomp);
@@ -318,7 +312,6 @@ TEST(HaloExchanger, NoAllocationAfterTheFirstCall) {
     EXPECT_EQ(halo.allocation_count(), both);
   }
 }
-
 
 namespace {
 // A distinct value per cell from its global index, in two fields of each of two types.
@@ -360,4 +353,3 @@ TEST(HaloExchanger, AggregatedAndPerFieldMessagesAgree) {
   hcart::reduce_cells("differ", grid.with_halo_box(), CountDifferences{u1, u2, w1, w2}, differ);
   EXPECT_EQ(differ, 0);
 }
-

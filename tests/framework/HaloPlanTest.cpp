@@ -77,8 +77,8 @@ Case block_of(const std::array<int, 3>& n, const std::array<int, 3>& h, const st
         bool none = false, self = true;
         for (int d = 0; d < 3; ++d) {
           if (o[d] == 0) continue;
-          const int c = coords[d] + o[d];
-          if (!periodic[d] && (c < 0 || c >= dims[d])) none = true;
+          const int at = coords[d] + o[d];
+          if (!periodic[d] && (at < 0 || at >= dims[d])) none = true;
           if (dims[d] > 1) self = false;
         }
         b.at(o).across = none ? Across::Boundary : (self ? Across::Self : Across::OtherRank);

@@ -1,6 +1,7 @@
 // hcart::LevelCommunicators: for every synthetic machine of the rank count and both rank
 // numberings, each level's unit communicator holds the ranks of one unit, every member
 // has the unit index the decomposition gives it, and the leaders are rank 0 of each unit.
+#include "Specs.hpp"
 #include "SyntheticMachines.hpp"
 #include "WorldRanks.hpp"
 
@@ -9,24 +10,12 @@
 
 #include <gtest/gtest.h>
 
-using hcart::test::machines_for;
-using hcart::test::world_size;
-
 using hcart::Decomposition;
 using hcart::DecompositionOptions;
-using hcart::GridSpec;
 using hcart::Placement;
-
-namespace {
-GridSpec make_spec(std::array<std::int64_t, 3> size, std::array<int, 3> halo,
-                   std::array<bool, 3> periodic) {
-  GridSpec spec;
-  spec.global_size = size;
-  spec.halo_width = halo;
-  spec.periodic = periodic;
-  return spec;
-}
-} // namespace
+using hcart::test::machines_for;
+using hcart::test::make_spec;
+using hcart::test::world_size;
 
 TEST(LevelCommunicators, UnitsAndLeadersFollowTheMachine) {
   const int P = world_size();

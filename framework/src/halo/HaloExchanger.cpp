@@ -120,9 +120,8 @@ void HaloExchanger::begin_binding(std::size_t count) {
 // per exchange of {any problem, the largest and the smallest signature (the number, types
 // and sizes of the fields)}. Every rank takes part in every exchange's reduction, whatever
 // its own fields look like, so the ranks never disagree about whether a collective happens,
-// and after a failure every rank throws the same InputError with nothing in flight. (A
-// nonblocking reduction overlapped with the packing measured slower than this one on 2
-// ranks: docs/benchmarks.md.)
+// and after a failure every rank throws the same InputError with nothing in flight. (Its
+// cost, and why not a nonblocking reduction behind the packing: docs/benchmarks.md.)
 void HaloExchanger::check_fields() {
   const auto extent = m_grid->extent();
   std::string problem;

@@ -30,7 +30,7 @@ struct Box {
   KOKKOS_INLINE_FUNCTION bool contains(int i, int j, int k) const {
     return lo[0] <= i && i < hi[0] && lo[1] <= j && j < hi[1] && lo[2] <= k && k < hi[2];
   }
-  /// \brief The box moved by `by` cells in each direction.
+  /// \brief The box moved by (di, dj, dk) cells.
   KOKKOS_INLINE_FUNCTION Box shifted(int di, int dj, int dk) const {
     Box b = *this;
     b.lo[0] += di, b.hi[0] += di;

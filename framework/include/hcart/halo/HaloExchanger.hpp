@@ -12,7 +12,7 @@
 // messages (HaloOptions). HaloOptions::width exchanges only the layers next to the owned
 // cells that the next update reads. Each phase packs every message of every field in one
 // kernel launch into one send buffer, and unpacks in one launch (hcart/impl/halo/
-// HaloPacker.hpp); fields of one call travel in one message per neighbour. Buffers and
+// CopyList.hpp); fields of one call travel in one message per neighbour. Buffers and
 // copy lists are built once and reused: exchange() allocates nothing after the first call
 // with a given set of field types (allocation_count() shows it). Receives are posted before
 // sends; tags tell direction and side apart, so a periodic direction with 2 ranks works; a

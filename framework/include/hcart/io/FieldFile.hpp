@@ -7,7 +7,9 @@
 //   hcart::read_field("out/checkpoint_000100.h5", other_grid, "u", u2);      // any ranks
 //
 // Writing is collective: one dataset per field of the global size, each rank writing its
-// owned block as one hyperslab with a collective MPI-IO transfer. The file is written as
+// owned block as one hyperslab. The files are created, opened and described collectively;
+// the data move with independent MPI-IO transfers by default, collective ones with
+// HCART_HDF5_TRANSFER=collective (docs/output.md says why). The file is written as
 // `path.tmp` and renamed to `path` only when complete and closed on every rank, so a crash
 // never leaves a half-written file under the final name and never destroys the last good
 // one. Reading checks the file first (format tag, mesh, dataset shapes) and refuses a
