@@ -10,7 +10,8 @@
 #   setup  the kit's setup.sh (parallel HDF5, toml11, Kokkos 4.6.01 CUDA + OpenMP builds)
 #   build  build-cuda (nvcc_wrapper, Kokkos CUDA) and build-openmp (host compiler, OpenMP)
 #   test   the whole suite of build-cuda (ranks share the GPU); JUnit XML and a log
-#   bench  on the GPU: Jacobi sweep against the device copy over a sweep of mesh sizes; the
+#   bench  on the GPU: Jacobi sweep against the device copy over a sweep of mesh sizes; a
+#          user's kernels (FieldAccessor, views) against a plain MDRange sweep; the
 #          halo exchange split (pack, MPI, unpack, and a device copy of the same bytes) on 2
 #          and 4 ranks; Jacobi3D and ZEUS runs with JSON reports, and ZEUS on the GPU
 #          against the same deck on the CPU build
@@ -175,6 +176,9 @@ step_bench() {
   for n in 64 128 192 256 384 512; do
     timed "jacobi-roofline-$n" "$b/hcart-mpiexec" -n 1 "$b/hcart-bench-jacobi" --roofline --size "$n" \
       --iterations 50 --json "$out/jacobi-roofline-$n.json" || true
+  done
+  for n in 256 512; do
+    timed "user-kernels-$n" "$b/hcart-mpiexec" -n 1 "$b/hcart-bench-user-kernels" --size "$n" || true
   done
   for np in 2 4; do
     for n in 256 512; do

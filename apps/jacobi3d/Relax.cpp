@@ -112,9 +112,9 @@ double relax(LoopPattern pattern, const RelaxFields& fields, const Box& box, con
   }
   const RelaxCellsChecked cells{{fields.u, fields.v, fields.rhs, s, fields.poisson}};
   if (check) {
-    reduce_cells("jacobi_check", box, cells, Kokkos::Max<double>(worst));
+    reduce_cells("jacobi_check", box, cells, Kokkos::Max<double>(worst), LoopPattern::Portable);
   } else {
-    for_each_cell("jacobi", box, static_cast<const RelaxCells&>(cells));
+    for_each_cell("jacobi", box, static_cast<const RelaxCells&>(cells), LoopPattern::Portable);
     fence("jacobi");
   }
   return worst;

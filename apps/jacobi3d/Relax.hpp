@@ -8,6 +8,11 @@
 // LoopPattern::HostRows: planes in parallel, each a row loop along k on raw pointers through
 // relax_plane (compiled for AVX2 and the baseline, the loader picks). Both evaluate
 // update() on the same operands, so their results are bitwise equal (tests compare them).
+// The hand-written rows stay although hcart::for_each_cell's own host rows run a
+// FieldAccessor kernel almost as fast: they still win by 3-4% (restrict-qualified pointers,
+// a plane per task; hcart-bench-user-kernels, docs/benchmarks.md "Users' kernels"), the
+// checked sweep's max vectorises only as the integer max over bit patterns done here, and the
+// wavefront (Wavefront.hpp) needs a plane at a time on pointers of its own.
 #pragma once
 
 #include "PointUpdates.hpp"
@@ -15,6 +20,7 @@
 #include <hcart/core/ExecutionModel.hpp>
 #include <hcart/grid/Box.hpp>
 #include <hcart/grid/Field.hpp>
+#include <hcart/grid/FieldAccessor.hpp>
 
 namespace hcart::jacobi {
 
@@ -27,7 +33,9 @@ struct RelaxFields {
 
 /// \brief The portable kernel: v(i, j, k) = update of u around (i, j, k).
 struct RelaxCells {
-  Field<double> u, v, rhs;
+  FieldAccessor<const double> u;
+  FieldAccessor<double> v;
+  FieldAccessor<const double> rhs; // Poisson only
   Stencil s;
   bool poisson;
 

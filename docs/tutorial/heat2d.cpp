@@ -9,7 +9,7 @@
 
 // The kernels: small structs whose operator() updates one cell (i, j, k), in local indices.
 struct Initial {
-  hcart::Field<double> u;
+  hcart::FieldAccessor<double> u;
   long long first_x; // global index of local index 0 in x
   double h;
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
@@ -19,8 +19,9 @@ struct Initial {
 };
 
 struct HeatStep {
-  hcart::Field<double> u, v;
-  double r; // alpha dt / h^2
+  hcart::FieldAccessor<const double> u; // read
+  hcart::FieldAccessor<double> v;       // written
+  double r;                             // alpha dt / h^2
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
     v(i, j, k) = u(i, j, k) + r * (u(i - 1, j, k) + u(i + 1, j, k) + u(i, j - 1, k) +
                                    u(i, j + 1, k) - 4 * u(i, j, k));
@@ -28,7 +29,7 @@ struct HeatStep {
 };
 
 struct TotalHeat {
-  hcart::Field<double> u;
+  hcart::FieldAccessor<const double> u;
   double h;
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k, double& sum) const {
     sum += u(i, j, k) * h * h;
@@ -36,7 +37,7 @@ struct TotalHeat {
 };
 
 struct SineMode {
-  hcart::Field<double> u;
+  hcart::FieldAccessor<const double> u;
   long long first_x;
   double h;
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k, double& sum) const {

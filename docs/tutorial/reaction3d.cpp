@@ -19,7 +19,7 @@
 // The initial state: u = 1, v = 0, and a seed in the centre (a function of the global
 // index, so that every decomposition starts alike).
 struct Seed {
-  hcart::Field<double> u, v;
+  hcart::FieldAccessor<double> u, v;
   Kokkos::Array<long long, 3> first, size; // global index of local index 0; global size
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
     const long long g[3] = {first[0] + i, first[1] + j, first[2] + k};
@@ -33,7 +33,8 @@ struct Seed {
 
 // One explicit Euler step of both species.
 struct ReactionStep {
-  hcart::Field<double> u, v, u_next, v_next;
+  hcart::FieldAccessor<const double> u, v;     // read
+  hcart::FieldAccessor<double> u_next, v_next; // written
   double du, dv, feed, kill, dt;
   KOKKOS_INLINE_FUNCTION double laplacian7(int i, int j, int k) const {
     return u(i - 1, j, k) + u(i + 1, j, k) + u(i, j - 1, k) + u(i, j + 1, k) + u(i, j, k - 1) +
@@ -62,7 +63,7 @@ struct ReactionStep {
 
 // Cells where two fields differ.
 struct Differences {
-  hcart::Field<double> a, b;
+  hcart::FieldAccessor<const double> a, b;
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k, long& n) const {
     n += a(i, j, k) != b(i, j, k) ? 1 : 0;
   }
@@ -70,7 +71,7 @@ struct Differences {
 
 // The amount of a species (a sum over the owned cells).
 struct Amount {
-  hcart::Field<double> f;
+  hcart::FieldAccessor<const double> f;
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k, double& sum) const {
     sum += f(i, j, k);
   }

@@ -21,6 +21,7 @@
 #include <hcart/grid/Box.hpp>
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/Field.hpp>
+#include <hcart/grid/FieldAccessor.hpp>
 #include <hcart/grid/FieldChecks.hpp>
 #include <hcart/grid/Grid.hpp>
 #include <hcart/grid/GridSpec.hpp>

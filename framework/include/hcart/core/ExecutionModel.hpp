@@ -34,11 +34,13 @@ inline constexpr bool runs_on_host =
 /// \brief True when hcart's kernels run on the host CPU.
 inline constexpr bool host_execution = runs_on_host<ExecutionSpace>;
 
-/// \brief How a kernel walks its cells. Every kernel with a host-only pattern has the
-/// portable one too, with results that are bitwise the same (the tests compare them).
+/// \brief How a kernel walks its cells (hcart/grid/Loops.hpp). Every kernel of hcart with a
+/// hand-written host pattern has the portable one too, with results that are bitwise the
+/// same (the tests compare them).
 enum class LoopPattern {
-  HostRows, ///< host only: rows along k on raw pointers (vectorised loops, memcpy, AVX2 clones)
-  Portable  ///< any backend: Kokkos policies, one cell per work item (the device pattern)
+  HostRows, ///< the host pattern: rows (i, j) in parallel, a vectorisable loop along k each
+            ///< (hcart's own kernels: raw pointers, memcpy, AVX2 clones; host builds only)
+  Portable  ///< the device pattern: Kokkos' 3D policy, one cell per work item (any backend)
 };
 
 /// \brief The pattern hcart's kernels use in this build: HostRows where kernels run on the

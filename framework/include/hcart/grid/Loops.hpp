@@ -1,24 +1,39 @@
 // Loops over boxes of cells: the launchers hcart's kernels and users' kernels go through.
 //
 //   struct Scale {                                   // a functor: runs on every backend
-//     hcart::Field<double> u;  double factor;
+//     hcart::FieldAccessor<double> u;  double factor;
 //     KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const { u(i, j, k) *= factor; }
 //   };
-//   hcart::for_each_cell("scale", grid.owned_box(), Scale{u, 2.0});
+//   hcart::for_each_cell("scale", grid.owned_box(), Scale{hcart::accessor(u), 2.0});
 //   double total = 0;
 //   hcart::reduce_cells("sum", grid.owned_box(), SumOf{u}, total);          // a sum
 //   hcart::reduce_cells("max", box, MaxOf{u}, Kokkos::Max<double>(worst));  // any reducer
 //
-// The functor is called as f(i, j, k) (reductions: f(i, j, k, value&)) on local indices,
-// k fastest, through the grid's 3D policy. An empty box runs nothing. Under CUDA a
-// KOKKOS_LAMBDA works too where nvcc allows one (a free function or a public member
-// function; not a constructor, a private member or a GoogleTest TEST body).
+// The functor is called as f(i, j, k) (reductions: f(i, j, k, value&)) on local indices.
+// How the cells are walked is the loop pattern, chosen for the execution space
+// (hcart::default_loop_pattern, ExecutionModel.hpp) unless the call names one:
+//   LoopPattern::HostRows  (host backends) the rows (i, j) of the box are the parallel work
+//                          items, each a plain loop along k, which the compiler vectorises
+//                          when the functor reads contiguous memory (hcart::FieldAccessor:
+//                          pointer arithmetic with a unit stride it can see);
+//   LoopPattern::Portable  (devices) Kokkos' 3D MDRange policy, one cell per work item, k
+//                          fastest (Kokkos' default tiles).
+// Rows shorter than kShortestRow cells run through the 3D policy on the host too, unless
+// the call names the pattern. The functor sees the same cells with the same values on every
+// pattern, so its results do not depend on the pattern (the suite compares them bitwise);
+// only the order, and so the rounding, of a floating-point sum may. An empty box runs
+// nothing. Under CUDA a KOKKOS_LAMBDA works too where nvcc allows one (a free
+// function or a public member function; not a constructor, a private member or a
+// GoogleTest TEST body).
 #pragma once
 
+#include <hcart/core/ExecutionModel.hpp>
 #include <hcart/grid/Box.hpp>
 #include <hcart/grid/Field.hpp>
 
+#include <cstdint>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace hcart {
@@ -29,19 +44,154 @@ inline GridPolicy policy_of(const Box& box) {
   return GridPolicy({box.lo[0], box.lo[1], box.lo[2]}, {top(0), top(1), top(2)});
 }
 
-/// \brief Runs f(i, j, k) for every cell of `box`, on the execution space.
+namespace impl {
+
+/// \brief The rows of a box as work items r = (i - i0) * nj + (j - j0).
+using RowPolicy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
+inline RowPolicy rows_of(const Box& box) {
+  return RowPolicy(0, static_cast<std::int64_t>(box.extent(0)) * box.extent(1));
+}
+
+// The loop along a row. It runs on a copy of the functor: its members are then locals, which
+// no store through a field can change, so the compiler keeps the fields' pointers and strides
+// in registers (through a reference it reloads them per cell, and Kokkos 3.4's views did not
+// vectorise at all). Where the host compiler can, the loop is compiled twice, as
+// HCART_HOST_CLONES does for hcart's own rows (hcart/core/HostClones.hpp): for AVX2 and for
+// the baseline, the first taken when the CPU has AVX2. The functor is inlined into both, so a
+// user's kernel gets the vector width of the machine it runs on without -march flags; neither
+// uses fused multiply-adds, so both compute the same bits.
+template <class Functor>
+KOKKOS_INLINE_FUNCTION void row(const Functor& functor, int i, int j, int k0, int k1) {
+  const Functor f = functor;
+  for (int k = k0; k < k1; ++k)
+    f(i, j, k);
+}
+template <class Functor, class Value>
+KOKKOS_INLINE_FUNCTION void row(const Functor& functor, int i, int j, int k0, int k1,
+                                Value& value) {
+  const Functor f = functor;
+  for (int k = k0; k < k1; ++k)
+    f(i, j, k, value);
+}
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) &&                              \
+    (!defined(__clang__) || __clang_major__ >= 14) && !defined(__CUDACC__) &&                      \
+    !defined(HCART_NO_HOST_CLONES)
+#define HCART_ROWS_AVX2 1
+inline const bool host_has_avx2 = [] {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") != 0;
+}();
+template <class Functor, class... Value>
+__attribute__((target("avx2"))) void row_avx2(const Functor& functor, int i, int j, int k0, int k1,
+                                              Value&... value) {
+  row(functor, i, j, k0, k1, value...);
+}
+#endif
+
+/// \brief f(i, j, k) for k along one row.
+template <class Functor>
+struct EachRow {
+  Functor f;
+  int i0, j0, nj, k0, k1;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t r) const {
+    const int i = i0 + static_cast<int>(r / nj), j = j0 + static_cast<int>(r % nj);
+#ifdef HCART_ROWS_AVX2
+    if (host_has_avx2) {
+      row_avx2(f, i, j, k0, k1);
+      return;
+    }
+#endif
+    row(f, i, j, k0, k1);
+  }
+};
+
+/// \brief f(i, j, k, value) for k along one row.
+template <class Functor, class Value>
+struct ReduceRow {
+  using value_type = Value;
+  Functor f;
+  int i0, j0, nj, k0, k1;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t r, Value& value) const {
+    const int i = i0 + static_cast<int>(r / nj), j = j0 + static_cast<int>(r % nj);
+#ifdef HCART_ROWS_AVX2
+    if (host_has_avx2) {
+      row_avx2(f, i, j, k0, k1, value);
+      return;
+    }
+#endif
+    row(f, i, j, k0, k1, value);
+  }
+};
+
+/// \brief The value type a reduction into `Result` (a scalar or a Kokkos reducer) has.
+template <class Result, class = void>
+struct ReductionValue {
+  using type = std::decay_t<Result>;
+};
+template <class Result>
+struct ReductionValue<Result, std::enable_if_t<Kokkos::is_reducer<std::decay_t<Result>>::value>> {
+  using type = typename std::decay_t<Result>::value_type;
+};
+
+} // namespace impl
+
+/// \brief Rows shorter than this run through the 3D policy even on the host: a row's loop
+/// costs a little to start, which only longer rows earn back (ZEUS's 200x4x4 Sod mesh ran 4%
+/// slower in rows of 4 to 6 cells).
+constexpr int kShortestRow = 16;
+
+/// \brief The pattern the launchers take when the call names none: the build's
+/// (default_loop_pattern), except Portable for rows shorter than kShortestRow.
+inline LoopPattern loop_pattern_for(const Box& box) {
+  return default_loop_pattern == LoopPattern::HostRows && box.extent(2) >= kShortestRow
+             ? LoopPattern::HostRows
+             : LoopPattern::Portable;
+}
+
+/// \brief Runs f(i, j, k) for every cell of `box`, on the execution space, walked in
+/// `pattern` (by default loop_pattern_for(box)).
+template <class Functor>
+void for_each_cell(const std::string& label, const Box& box, const Functor& f,
+                   LoopPattern pattern) {
+  if (box.empty()) return;
+  if (pattern == LoopPattern::HostRows) {
+    Kokkos::parallel_for(
+        label, impl::rows_of(box),
+        impl::EachRow<Functor>{f, box.lo[0], box.lo[1], box.extent(1), box.lo[2], box.hi[2]});
+  } else {
+    Kokkos::parallel_for(label, policy_of(box), f);
+  }
+}
+
+/// \brief for_each_cell in the pattern loop_pattern_for(box).
 template <class Functor>
 void for_each_cell(const std::string& label, const Box& box, const Functor& f) {
-  if (box.empty()) return;
-  Kokkos::parallel_for(label, policy_of(box), f);
+  for_each_cell(label, box, f, loop_pattern_for(box));
 }
 
 /// \brief Reduces f(i, j, k, value&) over the cells of `box` into `result` (a scalar for a
-/// sum, or a Kokkos reducer such as Kokkos::Max<double>(x)); an empty box gives the
-/// reduction's identity. Blocks until done when `result` is a host scalar or reducer.
+/// sum, or a Kokkos reducer such as Kokkos::Max<double>(x)), walked in `pattern` (by default
+/// loop_pattern_for(box)); an empty box gives the reduction's identity. Blocks until done
+/// when `result` is a host scalar or reducer.
+template <class Functor, class Result>
+void reduce_cells(const std::string& label, const Box& box, const Functor& f, Result&& result,
+                  LoopPattern pattern) {
+  if (pattern == LoopPattern::HostRows) {
+    using Value = typename impl::ReductionValue<Result>::type;
+    Kokkos::parallel_reduce(label, impl::rows_of(box),
+                            impl::ReduceRow<Functor, Value>{f, box.lo[0], box.lo[1],
+                                                            box.extent(1) > 0 ? box.extent(1) : 1,
+                                                            box.lo[2], box.hi[2]},
+                            std::forward<Result>(result));
+  } else {
+    Kokkos::parallel_reduce(label, policy_of(box), f, std::forward<Result>(result));
+  }
+}
+
+/// \brief reduce_cells in the pattern loop_pattern_for(box).
 template <class Functor, class Result>
 void reduce_cells(const std::string& label, const Box& box, const Functor& f, Result&& result) {
-  Kokkos::parallel_reduce(label, policy_of(box), f, std::forward<Result>(result));
+  reduce_cells(label, box, f, std::forward<Result>(result), loop_pattern_for(box));
 }
 
 } // namespace hcart
