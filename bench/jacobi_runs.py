@@ -2,7 +2,8 @@
 """Jacobi3D runs side by side: builds, rank counts and threads per rank, on one deck.
 
     bench/jacobi_runs.py [--deck DECK] [--repeats N] [--set table.key=value ...]
-                         [--mpiexec-flag=FLAG ...] [--json FILE] LABEL=BUILD:RANKSxTHREADS ...
+                         [--mpiexec-flag=FLAG ...] [--busy-core CORE] [--json FILE]
+                         LABEL=BUILD:RANKSxTHREADS ...
 
 Each repeat runs every LABEL once, in turn (the order rotates from repeat to repeat, so no
 run always goes first), as BUILD/bin/hcart-mpiexec -n RANKS BUILD/bin/jacobi3d DECK with
@@ -11,10 +12,13 @@ thread per rank each rank gets that many cores (Open MPI: --map-by slot:PE=THREA
 --bind-to core; Open MPI binds each of up to 2 ranks to a single core otherwise). Prints min
 and median per label, and the ratio of each label's MLUP/s to the first label's, per repeat
 (min and median); --json FILE writes the same figures, and every repeat (with the compute
-time of the slowest rank, from the report's timers), to FILE. Examples (docs/benchmarks.md):
+time of the slowest rank, from the report's timers), to FILE. --busy-core CORE keeps one
+unrelated busy process pinned to that core for the whole measurement (a laptop's browser, a
+shared login node). Examples (docs/benchmarks.md):
 
     bench/jacobi_runs.py main=/tmp/main/build:2x1 new=build:2x1
     bench/jacobi_runs.py ranks=build-openmp:2x1 threads=build-openmp:1x2
+    bench/jacobi_runs.py --busy-core 1 one=build-openmp:1x1 two=build-openmp:1x2
 """
 import argparse
 import json
@@ -49,11 +53,29 @@ def main():
     parser.add_argument("--set", action="append", default=[], dest="overrides")
     parser.add_argument("--mpiexec-flag", action="append", default=[], dest="flags",
                         help="extra flag for hcart-mpiexec, e.g. --mpiexec-flag=--bind-to=core")
+    parser.add_argument("--busy-core", type=int, default=None,
+                        help="keep a busy process pinned to this core during the runs")
     parser.add_argument("--json", help="also write the figures to this JSON file")
     args = parser.parse_args()
     if args.repeats < 1:
         sys.exit(f"jacobi_runs.py: --repeats {args.repeats}: expected at least 1")
+    cores = os.cpu_count() or 1
+    if args.busy_core is not None and not 0 <= args.busy_core < cores:
+        sys.exit(f"jacobi_runs.py: --busy-core {args.busy_core}: expected 0 to {cores - 1}")
     runs = [parse_run(r) for r in args.runs]
+    busy = None
+    if args.busy_core is not None:
+        busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+        os.sched_setaffinity(busy.pid, {args.busy_core})
+    try:
+        measure(args, runs)
+    finally:
+        if busy is not None:
+            busy.kill()
+            busy.wait()
+
+
+def measure(args, runs):
     with tempfile.TemporaryDirectory(prefix="hcart-jacobi-runs-") as work:
         for repeat in range(args.repeats):
             order = runs[repeat % len(runs):] + runs[:repeat % len(runs)]
@@ -99,7 +121,8 @@ def main():
               f"{min(ratios):10.3f} {statistics.median(ratios):8.3f}")
         run["ratios"] = ratios
     if args.json:
-        summary = {"deck": args.deck, "repeats": args.repeats, "overrides": args.overrides, "runs": [
+        summary = {"deck": args.deck, "repeats": args.repeats, "overrides": args.overrides,
+                   "busy_core": args.busy_core, "runs": [
             {"label": run["label"], "build": run["build"], "ranks": run["ranks"],
              "threads": run["threads"], "execution_space": run["report"].get("execution_space"),
              "iterations_per_pass": run["report"].get("iterations_per_pass"),

@@ -195,12 +195,10 @@ step_bench() {
         "inputs/zeus/$deck.toml" --set output.directory=\""$out/zeus-$deck-$build"\" \
         --set output.timers_json=\"report.json\" || true
     done
-    if command -v h5diff >/dev/null; then
-      local last
-      last=$(cd "$out/zeus-$deck-cuda" 2>/dev/null && ls zeus_*.h5 | tail -1) || true
-      [ -n "$last" ] && timed "zeus-$deck-gpu-vs-cpu" h5diff -r -p 1e-12 \
-        "$out/zeus-$deck-cuda/$last" "$out/zeus-$deck-openmp/$last" /fields /fields || true
-    fi
+    local last
+    last=$(cd "$out/zeus-$deck-cuda" 2>/dev/null && ls zeus_*.h5 | tail -1) || true
+    [ -n "$last" ] && timed "zeus-$deck-gpu-vs-cpu" "$b/hcart-compare" --relative 1e-12 \
+      "$out/zeus-$deck-cuda/$last" "$out/zeus-$deck-openmp/$last" || true
   done
 }
 

@@ -2,6 +2,7 @@
 
 #include <hcart/core/Collective.hpp>
 #include <hcart/core/Error.hpp>
+#include <hcart/io/OutputDirectory.hpp>
 
 #include <cstdio>
 #include <filesystem>
@@ -59,28 +60,23 @@ DecompositionOptions for_strategy(DecompositionOptions options, Strategy strateg
 }
 
 void prepare_output(MPI_Comm comm, const OutputSettings& output, bool writes) {
-  if (!writes) return;
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  agree_on_errors(comm, [&] {
-    const std::string key = "[output] directory = \"" + output.directory + "\"";
-    HCART_REQUIRE(!output.directory.empty(),
-                  key << ": expected a directory name (the run writes files into it)");
-    if (rank != 0) return;
-    std::error_code code;
-    std::filesystem::create_directories(output.directory, code);
-    HCART_REQUIRE(!code && std::filesystem::is_directory(output.directory),
-                  key << ": cannot be created (" << (code ? code.message() : "not a directory")
-                      << ")");
-    // A file the run could write: one made and removed.
-    const std::filesystem::path probe =
-        std::filesystem::path(output.directory) / ".hcart-write-test";
-    {
-      std::ofstream out(probe);
-      HCART_REQUIRE(out.good(), key << ": files cannot be written into it");
-    }
-    std::filesystem::remove(probe, code);
-  });
+  if (writes) prepare_output_directory(comm, output.directory, "[output] directory =");
+}
+
+Decomposition decompose(MPI_Comm comm, const GridSpec& spec, const DecompositionOptions& options) {
+  try {
+    return Decomposition(comm, spec, options);
+  } catch (const InputError& e) {
+    if (!e.collective()) throw;
+    int ranks = 1;
+    MPI_Comm_size(comm, &ranks);
+    InputError named(std::string(e.what()) +
+                     " (set by the deck's [mesh] size, [decomposition] "
+                     "dims, strategy and machine, and the " +
+                     std::to_string(ranks) + " ranks of the run)");
+    named.set_collective(true);
+    throw named;
+  }
 }
 
 void write_report(MPI_Comm comm, const OutputSettings& output, const std::string& text) {

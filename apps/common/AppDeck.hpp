@@ -59,6 +59,11 @@ DecompositionOptions for_strategy(DecompositionOptions options, Strategy strateg
 /// \throws hcart::InputError (collective) naming [output] directory and the reason.
 void prepare_output(MPI_Comm comm, const OutputSettings& output, bool writes);
 
+/// \brief The decomposition of `spec` with `options` on `comm`; when the planner refuses it
+/// (an InputError on every rank), the error also names the deck keys and the rank count
+/// that decide it, so that a user knows what to change.
+Decomposition decompose(MPI_Comm comm, const GridSpec& spec, const DecompositionOptions& options);
+
 /// \brief Writes `text` to output.directory/output.timers_json through a temporary file, on
 /// rank 0 of `comm`; nothing when timers_json is empty. Collective: an error (a directory
 /// that cannot be created) reaches every rank.

@@ -69,6 +69,10 @@ public:
   long iterations_per_pass() const noexcept { return m_iterations_per_pass; }
   /// \brief Threads of this rank that share the work (of a wavefront pass, when it runs).
   int threads_per_rank() const noexcept;
+  /// \brief Wavefront passes of this rank so far, and those run by one thread because a
+  /// thread of the team was starved (Wavefront.hpp); 0, 0 without a wavefront.
+  long passes() const noexcept { return m_wavefront ? m_wavefront->passes() : 0; }
+  long starved_passes() const noexcept { return m_wavefront ? m_wavefront->starved_passes() : 0; }
   /// \brief Iterations done so far (including those before a restart).
   long iteration() const noexcept { return m_iteration; }
   /// \brief Writes the current field (HDF5 + XDMF, and the series file) now.

@@ -40,6 +40,15 @@ RunReport collect(const Decomposition& decomp, const Solver& solver, const Resul
   r.threads_per_rank = solver.threads_per_rank();
   const std::string crowded = apps::thread_binding_note(decomp.comm(), host_threads());
   if (!crowded.empty()) r.notes.push_back(crowded);
+  // Threads another process kept off their cores (the wavefront measures it, Wavefront.hpp).
+  long starved[2] = {solver.starved_passes(), solver.passes()};
+  HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, starved, 2, MPI_LONG, MPI_MAX, decomp.comm()));
+  if (starved[0] > 0) {
+    r.notes.push_back("threads were starved: a thread of a rank got less than 70% of a core "
+                      "during a pass (another process on its core?), so " +
+                      std::to_string(starved[0]) + " of " + std::to_string(starved[1]) +
+                      " wavefront passes ran with one thread");
+  }
   r.iterations_per_pass = solver.iterations_per_pass(); // the ranks agreed on it
   const long asked = solver.settings().iterations_per_pass;
   if (asked > 1 && r.iterations_per_pass < asked) {

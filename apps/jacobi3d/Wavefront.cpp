@@ -6,12 +6,21 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
+#include <ctime>
 
 namespace hcart::jacobi {
 
 namespace {
 
 using HostSpace = Kokkos::DefaultHostExecutionSpace;
+
+// CPU time of the calling thread.
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
 using Team = Kokkos::TeamPolicy<HostSpace>;
 
 struct WavefrontTeam {
@@ -25,6 +34,7 @@ struct WavefrontTeam {
   std::array<int, 3> halo, local;
   std::array<std::array<bool, 2>, 3> open; // a neighbour across the low / high side
   double* worst;                           // per team member
+  double* cpu;                             // per team member: CPU seconds of the pass
 
   // The box of iteration t in direction d: [lo, hi).
   long lo(int d, long t) const { return halo[d] - (open[d][0] ? iterations - t : 0); }
@@ -37,6 +47,7 @@ struct WavefrontTeam {
 
   void operator()(const Team::member_type& member) const {
     const long me = member.team_rank(), team = member.team_size();
+    const double cpu0 = thread_cpu_seconds();
     double mine = 0.0;
     for (long p = lo(0, 1); p < hi(0, 1) + iterations - 1; ++p) {
       for (long t = 1; t <= iterations; ++t) {
@@ -60,6 +71,7 @@ struct WavefrontTeam {
       }
     }
     worst[me] = mine;
+    cpu[me] = thread_cpu_seconds() - cpu0;
   }
 };
 
@@ -89,6 +101,8 @@ Wavefront::Wavefront(const Field<double>& u, const Block& block, long iterations
   m_threads = std::min<int>(m_threads, m_space.concurrency());
   m_worst = Kokkos::View<double*, Kokkos::HostSpace>("jacobi_wavefront_worst",
                                                      static_cast<std::size_t>(m_threads));
+  m_cpu = Kokkos::View<double*, Kokkos::HostSpace>("jacobi_wavefront_cpu",
+                                                   static_cast<std::size_t>(m_threads));
 }
 
 double Wavefront::pass(const Field<double>& u, const Field<double>& rhs, bool poisson,
@@ -112,11 +126,31 @@ double Wavefront::pass(const Field<double>& u, const Field<double>& rhs, bool po
                            m_block.halo_width,
                            m_block.local_size,
                            open,
-                           m_worst.data()};
-  Kokkos::parallel_for("jacobi_wavefront", Team(m_space, 1, m_threads), team);
+                           m_worst.data(),
+                           m_cpu.data()};
+  // The whole team, unless it was starved recently (then one thread until the next probe).
+  const int members = m_threads > 1 && m_passes < m_alone_until ? 1 : m_threads;
+  const auto t0 = std::chrono::steady_clock::now();
+  Kokkos::parallel_for("jacobi_wavefront", Team(m_space, 1, members), team);
   fence(m_space, "jacobi_pass");
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ++m_passes;
+  if (members < m_threads) {
+    ++m_starved_passes;
+  } else if (members > 1 && wall > kJudgedPass) {
+    double least = wall;
+    for (int t = 0; t < members; ++t)
+      least = std::min(least, m_cpu(t));
+    if (least < kStarvedShare * wall) {
+      ++m_starved_passes;
+      m_alone_until = m_passes + m_probe_interval;
+      m_probe_interval = std::min(2 * m_probe_interval, 1024L);
+    } else {
+      m_probe_interval = 8;
+    }
+  }
   double worst = 0.0;
-  for (int t = 0; t < m_threads; ++t)
+  for (int t = 0; t < members; ++t)
     worst = std::max(worst, m_worst(t));
   return worst;
 }

@@ -12,9 +12,14 @@
 //
 // Threads: one team of all the rank's threads; each computes its share of the rows of every
 // plane update, and the team meets at a barrier before the next one, so each plane is
-// complete before any thread reads it. Every value is computed from the same operands by
-// the same update() as one iteration per pass (Relax.hpp), so the field, the residuals and
-// the stopping iteration are bitwise the same for every D and thread count.
+// complete before any thread reads it. A team member that another process keeps off its
+// core stalls every barrier (on 2 cores with one busy process, 2 threads ran 11x slower than
+// one): each member measures the CPU time it got during the pass, and when one got less than
+// 70% of the pass's wall time the next passes run with one thread, the whole team being tried
+// again after 8, 16, 32 ... passes (docs/benchmarks.md, "Threads beside a busy core"). Every value
+// is computed from the same operands by the same update() as one iteration per pass (Relax.hpp), so
+// the field, the residuals and the stopping iteration are bitwise the same for every D and thread
+// count.
 //
 // Host execution only (raw pointers into host memory): on a device build the solver does one
 // iteration per pass.
@@ -39,8 +44,18 @@ public:
   double pass(const Field<double>& u, const Field<double>& rhs, bool poisson, const Stencil& s,
               long iterations, bool check);
 
-  /// \brief Threads that share a pass.
+  /// \brief Threads that share a pass (when none is starved).
   int threads() const noexcept { return m_threads; }
+  /// \brief Passes so far, and those run by one thread because the team was starved.
+  long passes() const noexcept { return m_passes; }
+  long starved_passes() const noexcept { return m_starved_passes; }
+
+  /// \brief A team member that got less than this share of a core during a pass was
+  /// starved: another process (or more threads than cores) competes for its core.
+  static constexpr double kStarvedShare = 0.7;
+  /// \brief Only passes longer than this (seconds) are judged: in shorter ones the launch of
+  /// the team weighs on the measurement.
+  static constexpr double kJudgedPass = 2e-3;
 
 private:
   Block m_block;
@@ -49,6 +64,11 @@ private:
   Kokkos::DefaultHostExecutionSpace m_space;        // made once: Kokkos 4 allocates in each
   Kokkos::View<double*, Kokkos::HostSpace> m_ring;  // the intermediate iterations' planes
   Kokkos::View<double*, Kokkos::HostSpace> m_worst; // per thread
+  Kokkos::View<double*, Kokkos::HostSpace> m_cpu;   // per thread: CPU seconds of the pass
+  // Starved teams: passes run by one thread until the next probe of the whole team.
+  long m_passes = 0, m_starved_passes = 0;
+  long m_alone_until = 0;    // pass number of the next probe of the whole team
+  long m_probe_interval = 8; // doubles while probes find the team starved
 };
 
 } // namespace hcart::jacobi

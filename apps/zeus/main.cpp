@@ -46,7 +46,7 @@ struct Report {
 Report run_once(const zeus::Config& config, bool verbose, int rank) {
   Timers timers;
   auto total = std::make_unique<Timers::Region>(timers, "total");
-  const Decomposition decomp(MPI_COMM_WORLD, config.spec, config.decomposition);
+  const Decomposition decomp = apps::decompose(MPI_COMM_WORLD, config.spec, config.decomposition);
   const Grid grid(decomp);
   zeus::Hydro hydro(grid, config.settings, timers, config.output);
   const double t_end = config.settings.t_end;
@@ -64,6 +64,12 @@ Report run_once(const zeus::Config& config, bool verbose, int rank) {
   r.notes = decomp.report().notes;
   const std::string crowded = apps::thread_binding_note(decomp.comm(), host_threads());
   if (!crowded.empty()) r.notes.push_back(crowded);
+  if (result.time < t_end && hydro.steps() >= config.settings.max_steps) {
+    r.notes.push_back(
+        "stopped at [hydro] max_steps = " + std::to_string(config.settings.max_steps) +
+        " at t = " + fixed(result.time, "%.6g") +
+        ", before [hydro] t_end = " + fixed(t_end, "%.6g") + ": raise max_steps to reach t_end");
+  }
   r.dims = decomp.dims();
   r.grid = apps::identity_of(decomp);
   r.level_factors = decomp.level_factors();

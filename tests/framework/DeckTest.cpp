@@ -20,6 +20,7 @@ hcart::DeckSchema schema() {
       .one_of({"jacobi", "gauss"});
   s.add("solver", "verbose", hcart::DeckType::Boolean, "false", "talk");
   s.add("solver", "name", hcart::DeckType::String, "", "required");
+  s.add("solver", "seed", hcart::DeckType::Integer, "0", "any integer");
   s.rename("solver", "iterations", "steps");
   return s;
 }
@@ -100,6 +101,11 @@ TEST(Deck, BadInputNamesTheFileTheLineAndTheKey) {
       {named + "[output]\n", "unknown table [output]"},
       {named + "steps = 2.5\n", "line 3: [solver] steps = 2.5: expected an integer"},
       {named + "steps = 1001\n", "[solver] steps = 1001: expected <= 1000"},
+      {named + "steps = 99999999999999999999\n",
+       "[solver] steps = 99999999999999999999: out of range, expected >= 1, <= 1000"},
+      {named + "seed = -99_999_999_999_999_999_999\n",
+       "[solver] seed = -99_999_999_999_999_999_999: out of range, expected an integer from "
+       "-9223372036854775808 to 9223372036854775807"},
       {named + "tolerance = 0\n", "[solver] tolerance = 0: expected > 0"},
       {named + "method = \"sor\"\n", "expected one of \"jacobi\", \"gauss\""},
       {named + "[mesh]\nsize = [1, 2]\n", "expected 3 entries, got 2"},

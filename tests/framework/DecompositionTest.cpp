@@ -176,7 +176,10 @@ TEST(Decomposition, BadInputFailsTheSameWayOnEveryRank) {
   o.strategy = Strategy::Manual;
   cases.push_back({good, o, "the manual strategy needs every dim"});
   o.strategy = Strategy::Hierarchical;
-  cases.push_back({make_spec({1, 1, 1}, {2, 2, 2}, {false, false, false}), o, "pieces"});
+  // One cell with halos of 2: one rank may own it (no neighbour), two may not share it.
+  cases.push_back(
+      {make_spec({1, 1, 1}, {2, 2, 2}, {false, false, false}), o, P > 1 ? "pieces" : ""});
+  cases.push_back({make_spec({1, 1, 1}, {2, 2, 2}, {true, false, false}), o, "pieces"});
   cases.push_back({make_spec({0, 4, 4}, {1, 1, 1}, {false, false, false}), o, "global size 0"});
   o.strategy = Strategy::Mpi;
   cases.push_back(

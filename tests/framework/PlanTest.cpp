@@ -122,6 +122,19 @@ TEST(Plan, ErrorsForMeshesTooSmallAndBadInput) {
   EXPECT_THROW(hcart::plan_from_dims(Strategy::Mpi, {2, 2}, Machine::flat(8)), hcart::InputError);
 }
 
+// A direction with fewer cells than its halo can still be one piece where it is not
+// periodic (no neighbour needs its cells), and not where it wraps.
+TEST(Plan, ADirectionThinnerThanItsHaloIsOnePieceUnlessPeriodic) {
+  const Mesh thin{{1, 24, 12}, {2, 2, 2}, {false, false, false}, {}};
+  EXPECT_EQ(hcart::cut_bounds(thin), (Factors{1, 12, 6}));
+  EXPECT_EQ(hcart::make_plan(thin, Machine::flat(1), {}).dims, (Factors{1, 1, 1}));
+  EXPECT_EQ(hcart::make_plan(thin, Machine::flat(4), {}).dims[0], 1);
+  Mesh wrapped = thin;
+  wrapped.periodic = {true, false, false};
+  EXPECT_EQ(hcart::cut_bounds(wrapped)[0], 0);
+  EXPECT_THROW(hcart::make_plan(wrapped, Machine::flat(1), {}), hcart::InputError);
+}
+
 TEST(Plan, PlacementIsABijectionForEveryNumbering) {
   for (const char* text :
        {"node:4 socket:2 core:6", "node:3 core:5", "node:2 socket:2 l3:2 core:3"}) {

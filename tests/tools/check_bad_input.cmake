@@ -1,5 +1,6 @@
 # Runs a program with each of several bad argument lists and checks that every run ends
-# with exit code 2 and exactly one line on stderr that starts with "<program>: error:".
+# with exit code 2 and exactly one line on stderr that starts with "<program>: error:";
+# a line "ARGS => TEXT" also wants TEXT in that error line.
 #   cmake -DPROGRAM=<exe> -DNAME=<name> -DCASES_FILE=<file with one argument list per line>
 #         [-DLAUNCH="mpiexec|-n|2|flags"] -P check_bad_input.cmake
 cmake_minimum_required(VERSION 3.20)
@@ -10,6 +11,11 @@ foreach(case IN LISTS cases)
   if(case MATCHES "^#" OR case STREQUAL "")
     continue()
   endif()
+  set(expect "")
+  if(case MATCHES "^(.*) => (.*)$")
+    set(case "${CMAKE_MATCH_1}")
+    set(expect "${CMAKE_MATCH_2}")
+  endif()
   separate_arguments(args UNIX_COMMAND "${case}")
   execute_process(COMMAND ${LAUNCH} ${PROGRAM} ${args} RESULT_VARIABLE rc
                   OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
@@ -17,7 +23,8 @@ foreach(case IN LISTS cases)
   string(REPLACE ";" "," err "${err}")
   string(REGEX MATCHALL "${NAME}: error[^\n]*" lines "${err}")
   list(LENGTH lines count)
-  if(NOT rc EQUAL 2 OR NOT count EQUAL 1)
+  string(FIND "${lines}" "${expect}" found)
+  if(NOT rc EQUAL 2 OR NOT count EQUAL 1 OR found EQUAL -1)
     message(SEND_ERROR "[${case}]: exit '${rc}', ${count} error lines, expected exit 2 and "
                        "one line\nstderr: ${err}")
     math(EXPR failures "${failures} + 1")

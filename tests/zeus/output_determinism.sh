@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The fields zeus writes on 4 ranks (a 2x2x1 grid) equal those of 1 rank, run after run:
 # the scenario in which a collective MPI-IO path corrupted data (framework/src/io/FieldFile.cpp).
-#   output_determinism.sh <zeus> <deck> <scratch> <launcher for 1 rank...> -- <launcher for 4 ranks...>
+#   output_determinism.sh <zeus> <hcart-compare> <deck> <scratch> <launcher for 1 rank...> -- <launcher for 4 ranks...>
 set -u
-zeus=$1 deck=$2 dir=$3
-shift 3
+zeus=$1 compare=$2 deck=$3 dir=$4
+shift 4
 one=() four=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do one+=("$1"); shift; done
 shift
@@ -17,7 +17,8 @@ failed=0
 for run in 1 2 3 4 5; do
   "${four[@]}" "$zeus" "$deck" "${args[@]}" --set output.directory="$dir/four$run" >"$dir/four$run.log" 2>&1 || { echo "FAIL: run $run"; exit 1; }
   for field in density energy velocity_x velocity_y velocity_z; do
-    if ! h5diff -q "$dir/one/zeus_00000008.h5" "$dir/four$run/zeus_00000008.h5" "/fields/$field" "/fields/$field"; then
+    if ! "$compare" "$dir/one/zeus_00000008.h5" "$dir/four$run/zeus_00000008.h5" --field "$field" >"$dir/compare.log" 2>&1; then
+      cat "$dir/compare.log"
       echo "run $run: /fields/$field differs from the 1-rank run"
       failed=$((failed + 1))
     fi

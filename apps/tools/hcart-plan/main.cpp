@@ -26,7 +26,9 @@ int main(int argc, char* argv[]) {
     std::string placement_text = "block", strategy_text = "all", dims_text;
     int elem_bytes = 8;
     bool corners = false, json = false;
-    app.add_option("--mesh", mesh_text, "global mesh sizes, e.g. 2048,1024,512")->required();
+    // --mesh and --machine are required, checked after the values given were read: a value
+    // that cannot be read is the first thing to say, not another option's absence.
+    app.add_option("--mesh", mesh_text, "global mesh sizes, e.g. 2048,1024,512 (required)");
     app.add_option("--halo", halo_text, "halo widths per direction (default 1 each)");
     auto* cost = app.add_option("--cost", cost_text, "cost factors c_i (default 1 each)");
     auto* weights = app.add_option("--weights", weights_text,
@@ -34,8 +36,7 @@ int main(int argc, char* argv[]) {
     cost->excludes(weights);
     app.add_option("--periodic", periodic_text, "periodic flags per direction, e.g. 0,0,1");
     app.add_option("--machine", machine_text,
-                   "machine levels, coarse first, e.g. \"node:8 socket:2 core:16\"")
-        ->required();
+                   "machine levels, coarse first, e.g. \"node:8 socket:2 core:16\" (required)");
     app.add_option("--placement", placement_text, "rank numbering: block or round-robin")
         ->capture_default_str();
     app.add_option("--strategy", strategy_text,
@@ -50,6 +51,12 @@ int main(int argc, char* argv[]) {
 
     PlanRequest request;
     hcart::agree_on_errors(MPI_COMM_WORLD, [&] {
+      // The values given first, in the order of the command line's help; then what is missing.
+      if (!mesh_text.empty()) parse_int_list("--mesh", mesh_text);
+      if (!machine_text.empty()) hcart::Machine::parse(machine_text);
+      HCART_REQUIRE(!mesh_text.empty(), "--mesh is required, e.g. --mesh 2048,1024,512");
+      HCART_REQUIRE(!machine_text.empty(),
+                    "--machine is required, e.g. --machine \"node:8 socket:2 core:16\"");
       hcart::Mesh& mesh = request.mesh;
       mesh.global_size = parse_int_list("--mesh", mesh_text);
       const std::size_t d = mesh.global_size.size();

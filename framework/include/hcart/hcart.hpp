@@ -30,4 +30,5 @@
 #include <hcart/halo/PhysicalBoundaries.hpp>
 #include <hcart/io/Deck.hpp>
 #include <hcart/io/FieldFile.hpp>
+#include <hcart/io/OutputDirectory.hpp>
 #include <hcart/io/Xdmf.hpp>

@@ -1,7 +1,7 @@
+#include <hcart/app/CommandLine.hpp>
 #include <hcart/core/Collective.hpp>
 #include <hcart/core/Error.hpp>
 #include <hcart/core/MpiCheck.hpp>
-#include <hcart/app/CommandLine.hpp>
 
 #include <iostream>
 
@@ -31,8 +31,14 @@ CommandLine::CommandLine(const std::string& program, const std::string& descript
     : m_program(program), m_schema(schema),
       m_app(std::make_unique<CLI::App>(description, program)) {
   m_app->add_option("deck", m_deck, "input deck (TOML)");
-  m_app->add_option("--set", m_overrides,
-                    "override a deck value: table.key=value (repeatable; strings need no quotes)");
+  // One table.key=value per --set, so that a deck named after one is the deck.
+  m_app
+      ->add_option("--set", m_overrides,
+                   "override a deck value: --set table.key=value, once per key (strings need "
+                   "no quotes)")
+      ->expected(1)
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   m_app->add_flag("--deck-reference", m_reference,
                   "print every deck key with its type, default and meaning (Markdown) and exit");
 }

@@ -6,11 +6,13 @@
 #include <toml.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 namespace hcart {
@@ -67,11 +69,37 @@ std::string toml_quoted(const std::string& s) {
   return out + "\"";
 }
 
-// A bound for messages: 1, 0.5, 1e-08.
+// A bound for messages: 1, 0.5, 1e-08, 1000000000.
 std::string format_bound(double v) {
   char text[40];
-  std::snprintf(text, sizeof text, "%g", v);
+  std::snprintf(text, sizeof text, "%.15g", v);
   return text;
+}
+
+// The literal text of a value in its deck line (or --set), e.g. "99999999999999999999".
+std::string literal_of(const toml::value& v) {
+  const toml::source_location where = v.location();
+  const std::string& line = where.line_str();
+  const std::size_t begin = where.column() > 0 ? where.column() - 1 : 0;
+  return begin < line.size() ? line.substr(begin, where.region()) : std::string();
+}
+
+// True when an integer literal (decimal, underscores allowed) lies outside 64 bits, which
+// toml11 silently caps at the largest or smallest integer.
+bool overflows(const toml::value& v) {
+  const std::int64_t x = v.as_integer();
+  if (x != std::numeric_limits<std::int64_t>::max() &&
+      x != std::numeric_limits<std::int64_t>::min()) {
+    return false;
+  }
+  std::string digits;
+  for (char c : literal_of(v)) {
+    if (c != '_') digits += c;
+  }
+  if (digits.empty() || digits.find_first_of("xob") != std::string::npos) return false;
+  errno = 0;
+  std::strtoll(digits.c_str(), nullptr, 10);
+  return errno == ERANGE;
 }
 
 // A value as the user wrote it, compactly: 1, 2.5, true, "text", [1, 2, 3].
@@ -218,6 +246,16 @@ void convert(const toml::value& v, const DeckKey& key, const std::string& where,
     case DeckType::Integer:
     case DeckType::IntegerList:
       if (!item.is_integer()) fail(std::string("expected ") + type_name(key.type));
+      if (overflows(item)) {
+        throw InputError(where + ": [" + key.table + "] " + key.key + " = " + literal_of(item) +
+                         ": out of range, expected " +
+                         (key.minimum || key.maximum
+                              ? std::string(key.minimum ? ">= " + format_bound(*key.minimum) : "") +
+                                    (key.minimum && key.maximum ? ", " : "") +
+                                    (key.maximum ? "<= " + format_bound(*key.maximum) : "")
+                              : std::string("an integer from -9223372036854775808 to "
+                                            "9223372036854775807")));
+      }
       ints.push_back(item.as_integer());
       reals.push_back(static_cast<double>(item.as_integer()));
       break;

@@ -168,8 +168,15 @@ void write_fields(const std::string& path, const Grid& grid,
                     "hcart::write_fields: field '" << name << "' does not have the grid's extents");
     }
     if (decomp.rank() == 0) {
+      std::error_code code;
+      HCART_REQUIRE(!std::filesystem::is_directory(path, code),
+                    "hcart::write_fields: '" << path << "' is a directory, expected a file name");
       const auto parent = std::filesystem::path(path).parent_path();
-      if (!parent.empty()) std::filesystem::create_directories(parent);
+      if (!parent.empty()) std::filesystem::create_directories(parent, code);
+      HCART_REQUIRE(!code && (parent.empty() || std::filesystem::is_directory(parent)),
+                    "hcart::write_fields: directory '"
+                        << parent.string() << "' of '" << path << "' cannot be created ("
+                        << (code ? code.message() : "a file of that name exists") << ")");
     }
   });
   // Every HDF5 call below is collective or identical on all ranks; a failure on one rank
@@ -236,6 +243,27 @@ void write_fields(const std::string& path, const Grid& grid,
   });
 }
 
+std::vector<double> read_whole_field(const std::string& path, const std::string& name) {
+  const QuietHdf5 quiet;
+  const std::string where = "file '" + path + "'";
+  Hdf5Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  HCART_REQUIRE(file.get() >= 0, where << ": cannot be opened as HDF5");
+  const std::string dataset_name = "fields/" + name;
+  HCART_REQUIRE(H5Lexists(file.get(), "fields", H5P_DEFAULT) > 0 &&
+                    H5Lexists(file.get(), dataset_name.c_str(), H5P_DEFAULT) > 0,
+                where << ": no field '" << name << "'");
+  Hdf5Handle dataset(H5Dopen2(file.get(), dataset_name.c_str(), H5P_DEFAULT), H5Dclose);
+  HCART_REQUIRE(dataset.get() >= 0, where << ": field '" << name << "' cannot be opened");
+  Hdf5Handle space(HCART_HDF5_CHECK(H5Dget_space(dataset.get())), H5Sclose);
+  const hssize_t cells = H5Sget_simple_extent_npoints(space.get());
+  HCART_REQUIRE(cells >= 0, where << ": field '" << name << "' has no extent");
+  std::vector<double> values(static_cast<std::size_t>(cells));
+  HCART_REQUIRE(
+      H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) >= 0,
+      where << ": field '" << name << "' cannot be read");
+  return values;
+}
+
 FileContents inspect_fields(MPI_Comm comm, const std::string& path) {
   FileContents c;
   agree_on_errors(comm, [&] {
@@ -263,6 +291,7 @@ FileContents inspect_fields(MPI_Comm comm, const std::string& path) {
     c.metadata.step = read_numbers<std::int64_t>(root, "step").at(0);
     c.metadata.deck = read_string(root, "deck");
     c.strategy = read_string(root, "strategy");
+    c.machine = read_string(root, "machine");
     const auto mesh = read_numbers<std::int64_t>(root, "mesh");
     const auto halo = read_numbers<std::int64_t>(root, "halo");
     const auto dims = read_numbers<std::int64_t>(root, "dims");

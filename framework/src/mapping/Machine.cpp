@@ -75,11 +75,16 @@ Machine Machine::parse(const std::string& text, Placement placement) {
                                 << "' may hold letters, digits, '_' and '-' only");
     }
     HCART_REQUIRE(
-        count.size() <= 10 &&
+        !count.empty() &&
             std::all_of(count.begin(), count.end(),
                         [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }),
         "machine '" << text << "': count '" << count << "' of level '" << name
                     << "' is not a positive integer");
+    const std::size_t digits = count.find_first_not_of('0');
+    HCART_REQUIRE(digits == std::string::npos ||
+                      (count.size() - digits <= 10 && std::stoll(count) <= 2147483647LL),
+                  "machine '" << text << "': count " << count << " of level '" << name
+                              << "' is too large (at most 2147483647 units per level)");
     levels.push_back({name, std::stoll(count)});
     token.clear();
   };

@@ -56,6 +56,8 @@ std::vector<std::int64_t> cut_bounds(const Mesh& mesh) {
   std::vector<std::int64_t> b(mesh.global_size.size());
   for (std::size_t i = 0; i < b.size(); ++i) {
     b[i] = mesh.global_size[i] / std::max(mesh.halo_width[i], 1);
+    // One piece needs no halo of its own cells unless it wraps around a periodic direction.
+    if (b[i] == 0 && !mesh.periodic[i]) b[i] = 1;
   }
   return b;
 }

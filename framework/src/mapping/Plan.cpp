@@ -19,12 +19,14 @@ void check_capacity(const Mesh& mesh, const std::vector<std::int64_t>& bounds, s
     capacity = b == 0 ? 0 : (capacity > no_bound / b ? no_bound : capacity * b);
   }
   std::vector<std::int64_t> halo(mesh.halo_width.begin(), mesh.halo_width.end());
-  HCART_REQUIRE(capacity >= ranks, "hcart::make_plan: mesh "
-                                       << impl::join_numbers(mesh.global_size) << " with halo "
-                                       << impl::join_numbers(halo, ",")
-                                       << " can be cut into at most " << impl::join_numbers(bounds)
+  HCART_REQUIRE(capacity >= ranks, "hcart::make_plan: a mesh of "
+                                       << impl::join_numbers(mesh.global_size)
+                                       << " cells with halos " << impl::join_numbers(halo, ",")
+                                       << " splits into at most " << impl::join_numbers(bounds)
                                        << " = " << capacity << " pieces, fewer than the " << ranks
-                                       << " ranks");
+                                       << " ranks (a rank must own at least a halo width of "
+                                          "cells in each direction it is cut in): give the mesh "
+                                          "more cells, narrower halos, or use fewer ranks");
 }
 
 // Splits dims over the machine levels, coarse first, optimising each level in turn.
@@ -170,11 +172,14 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
     HCART_REQUIRE(options.strategy != Strategy::Manual || fixed[i] > 0,
                   "hcart::make_plan: the manual strategy needs every dim, got dims "
                       << impl::join_numbers(fixed, ","));
-    HCART_REQUIRE(fixed[i] <= bounds[i], "hcart::make_plan: dims["
-                                             << i << "] = " << fixed[i] << " cuts direction " << i
-                                             << " (size " << mesh.global_size[i] << ", halo "
-                                             << mesh.halo_width[i] << ") into more than "
-                                             << bounds[i] << " pieces");
+    HCART_REQUIRE(fixed[i] <= bounds[i],
+                  "hcart::make_plan: dims "
+                      << impl::join_numbers(fixed, ",") << " cuts direction " << i << " ("
+                      << mesh.global_size[i] << " cells, halo " << mesh.halo_width[i] << ") into "
+                      << fixed[i] << " pieces, more than its " << bounds[i]
+                      << " (a rank must own at least a halo width of cells "
+                         "in each direction it is cut in): choose dims["
+                      << i << "] <= " << bounds[i] << ", or give direction " << i << " more cells");
     if (fixed[i] > 0) fixed_product *= fixed[i];
   }
   HCART_REQUIRE(machine.ranks() % fixed_product == 0,

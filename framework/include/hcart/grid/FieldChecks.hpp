@@ -1,15 +1,21 @@
 // Checks of a field's values over all ranks, for applications that must not go on with a
 // broken state (a checkpoint holding NaN, a solution that overflowed).
 //
-//   if (hcart::count_non_finite(grid, u) > 0) { /* error on every rank */ }
+//   if (hcart::count_non_finite(grid, u) > 0) { /* the same count on every rank */ }
+//   hcart::require_finite(grid, {{"u", u}, {"v", v}}, "after step 120");   // or an error
+//                                                                           // on every rank
 #pragma once
 
+#include <hcart/core/Error.hpp>
 #include <hcart/core/MpiCheck.hpp>
 #include <hcart/grid/Field.hpp>
 #include <hcart/grid/Grid.hpp>
 #include <hcart/grid/Loops.hpp>
 
 #include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace hcart {
 
@@ -36,6 +42,50 @@ std::int64_t count_non_finite(const Grid& grid, const Field<T>& field) {
   HCART_MPI_CHECK(
       MPI_Allreduce(&local, &global, 1, MPI_LONG_LONG, MPI_SUM, grid.decomposition().comm()));
   return global;
+}
+
+/// \brief Checks that the owned cells of every named field are finite, with one reduction
+/// over the ranks of the grid's communicator (collective). `when` says at which point of the
+/// run, for the message (e.g. "after step 120").
+/// \throws hcart::Error, the same on every rank (collective(): hcart::run_main prints it once
+/// and every rank exits with 1), naming each field that holds NaN or infinite values and how
+/// many: "after step 120: field 'u' holds 3 values that are NaN or infinite". (For fields
+/// of double or float: require_finite below.)
+template <class T>
+void require_finite_fields(const Grid& grid,
+                           const std::vector<std::pair<std::string, Field<T>>>& fields,
+                           const std::string& when) {
+  static_assert(std::is_floating_point<T>::value, "hcart::require_finite: floating point only");
+  std::vector<long long> counts;
+  for (const auto& named : fields) {
+    long long n = 0;
+    reduce_cells("hcart_finite", grid.owned_box(), impl::CountNonFinite<T>{named.second}, n);
+    counts.push_back(n);
+  }
+  if (!counts.empty()) {
+    HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, counts.data(), static_cast<int>(counts.size()),
+                                  MPI_LONG_LONG, MPI_SUM, grid.decomposition().comm()));
+  }
+  std::string problem;
+  for (std::size_t f = 0; f < fields.size(); ++f) {
+    if (counts[f] == 0) continue;
+    problem += (problem.empty() ? "" : "; ") + std::string("field '") + fields[f].first +
+               "' holds " + std::to_string(counts[f]) + " values that are NaN or infinite";
+  }
+  if (problem.empty()) return;
+  Error error(when + ": " + problem);
+  error.set_collective(true);
+  throw error;
+}
+inline void require_finite(const Grid& grid,
+                           const std::vector<std::pair<std::string, Field<double>>>& fields,
+                           const std::string& when) {
+  require_finite_fields(grid, fields, when);
+}
+inline void require_finite(const Grid& grid,
+                           const std::vector<std::pair<std::string, Field<float>>>& fields,
+                           const std::string& when) {
+  require_finite_fields(grid, fields, when);
 }
 
 } // namespace hcart

@@ -60,19 +60,27 @@ inline RowPolicy rows_of(const Box& box) {
 // the baseline, the first taken when the CPU has AVX2. The functor is inlined into both, so a
 // user's kernel gets the vector width of the machine it runs on without -march flags; neither
 // uses fused multiply-adds, so both compute the same bits.
+// (Under nvcc, where rows are an option the host alone would take, no copy: a copy would
+// have to be destroyed in device code too, which Kokkos' views do not allow.)
+#if defined(__CUDACC__)
+#define HCART_ROW_FUNCTOR(f, functor) const Functor& f = functor
+#else
+#define HCART_ROW_FUNCTOR(f, functor) const Functor f = functor
+#endif
 template <class Functor>
 KOKKOS_INLINE_FUNCTION void row(const Functor& functor, int i, int j, int k0, int k1) {
-  const Functor f = functor;
+  HCART_ROW_FUNCTOR(f, functor);
   for (int k = k0; k < k1; ++k)
     f(i, j, k);
 }
 template <class Functor, class Value>
 KOKKOS_INLINE_FUNCTION void row(const Functor& functor, int i, int j, int k0, int k1,
                                 Value& value) {
-  const Functor f = functor;
+  HCART_ROW_FUNCTOR(f, functor);
   for (int k = k0; k < k1; ++k)
     f(i, j, k, value);
 }
+#undef HCART_ROW_FUNCTOR
 #if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) &&                              \
     (!defined(__clang__) || __clang_major__ >= 14) && !defined(__CUDACC__) &&                      \
     !defined(HCART_NO_HOST_CLONES)

@@ -49,13 +49,16 @@ struct FileContents {
   std::array<std::int64_t, 3> mesh{};
   std::array<int, 3> halo{}, dims{};
   std::string strategy;
+  std::string machine;
   std::string hcart_version;
   std::vector<std::string> fields;
 };
 
 /// \brief Writes `fields` (name, field) of `grid` to `path` (collective over the grid's
-/// communicator). \throws hcart::Error (collective) when the file cannot be written; the
-/// final path is then untouched.
+/// communicator), creating missing directories of the path.
+/// \throws hcart::InputError (collective) for a path that is a directory or whose directory
+/// cannot be created, naming them; hcart::Error (collective) when the file cannot be written.
+/// The final path is then untouched.
 void write_fields(const std::string& path, const Grid& grid,
                   const std::vector<std::pair<std::string, Field<double>>>& fields,
                   const FileMetadata& metadata);
@@ -70,5 +73,11 @@ FileContents inspect_fields(MPI_Comm comm, const std::string& path);
 /// another size.
 void read_field(const std::string& path, const Grid& grid, const std::string& name,
                 Field<double>& field);
+
+/// \brief The whole of field `name` of `path` in global index order (k fastest), read by
+/// this process alone (not collective; for tools such as hcart-compare). Check the file
+/// with inspect_fields(MPI_COMM_SELF, path) first.
+/// \throws hcart::InputError naming the file when the field is missing or cannot be read.
+std::vector<double> read_whole_field(const std::string& path, const std::string& name);
 
 } // namespace hcart

@@ -36,7 +36,8 @@ void validate(const Mesh& mesh);
 std::vector<double> communication_weights(const Mesh& mesh);
 
 /// \brief b_i = floor(g_i / max(h_i, 1)): every rank must own at least one halo width of
-/// cells, so direction i may be cut into at most b_i pieces (1 for a direction of size 1).
+/// cells, so direction i may be cut into at most b_i pieces (1 for a direction of size 1;
+/// at least 1 where it is not periodic: one piece has no neighbour to fill its halo from).
 std::vector<std::int64_t> cut_bounds(const Mesh& mesh);
 
 } // namespace hcart

@@ -1,0 +1,50 @@
+// Checks of field values over all ranks (hcart/grid/FieldChecks.hpp): count_non_finite gives
+// every rank the same count, and require_finite ends with the same error on every rank,
+// naming each broken field, when only one rank holds the bad value.
+#include "WorldRanks.hpp"
+
+#include <hcart/core/Error.hpp>
+#include <hcart/grid/Decomposition.hpp>
+#include <hcart/grid/FieldChecks.hpp>
+#include <hcart/grid/Grid.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+using hcart::test::world_rank;
+using hcart::test::world_size;
+
+TEST(FieldChecks, OneBadValueOnOneRankIsSeenByAll) {
+  hcart::GridSpec spec;
+  spec.global_size = {12, 10, 8};
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, spec);
+  const hcart::Grid grid(decomp);
+  const auto u = grid.make_field<double>("u"), v = grid.make_field<double>("v");
+  EXPECT_EQ(hcart::count_non_finite(grid, u), 0);
+  EXPECT_NO_THROW(hcart::require_finite(grid, {{"u", u}, {"v", v}}, "at the start"));
+  // The last rank breaks one owned cell of v with NaN and one of u with infinity; a halo
+  // cell does not count.
+  if (world_rank() == world_size() - 1) {
+    auto hu = hcart::host_copy(u), hv = hcart::host_copy(v);
+    const auto h = grid.halo_width();
+    hv(h[0], h[1], h[2]) = std::nan("");
+    hu(h[0] + 1, h[1], h[2]) = std::numeric_limits<double>::infinity();
+    hu(0, 0, 0) = std::nan(""); // halo
+    Kokkos::deep_copy(u, hu);
+    Kokkos::deep_copy(v, hv);
+  }
+  EXPECT_EQ(hcart::count_non_finite(grid, u), 1);
+  EXPECT_EQ(hcart::count_non_finite(grid, v), 1);
+  try {
+    hcart::require_finite(grid, {{"u", u}, {"v", v}}, "after step 7");
+    FAIL() << "no error";
+  } catch (const hcart::Error& e) {
+    EXPECT_TRUE(e.collective());
+    EXPECT_EQ(std::string(e.what()),
+              "after step 7: field 'u' holds 1 values that are NaN or infinite; field 'v' holds 1 "
+              "values that are NaN or infinite");
+  }
+}
