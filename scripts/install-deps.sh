@@ -2,14 +2,27 @@
 # Install the Debian 12 packages hcart needs to build, test and run.
 # Idempotent: packages already present are left alone. As a non-root user it prints
 # the apt-get command instead of running it.
+#   HCART_MPI=openmpi (default)  Open MPI and the HDF5 built with it
+#   HCART_MPI=mpich              MPICH and its HDF5, installed beside any Open MPI; Debian
+#                                keeps Open MPI the default (mpicxx), so name MPICH's
+#                                wrappers to CMake (README, "Other MPIs: MPICH")
 set -euo pipefail
+
+case "${HCART_MPI:-openmpi}" in
+  openmpi) mpi_packages=(openmpi-bin libopenmpi-dev libhdf5-openmpi-dev) ;;
+  mpich) mpi_packages=(mpich libmpich-dev libhdf5-mpich-dev) ;;
+  *)
+    echo "install-deps: HCART_MPI=${HCART_MPI}: expected openmpi or mpich" >&2
+    exit 2
+    ;;
+esac
 
 packages=(
   build-essential cmake pkg-config git
-  openmpi-bin libopenmpi-dev          # MPI
+  "${mpi_packages[@]}"                # MPI and parallel HDF5 of that MPI
   libtrilinos-kokkos-dev              # Kokkos 3.4 (Serial backend), shipped inside Trilinos
   libhwloc-dev                        # hardware topology
-  libhdf5-openmpi-dev hdf5-tools      # parallel HDF5 and h5ls
+  hdf5-tools                          # h5ls, h5dump
   libgtest-dev googletest             # tests
   libtoml11-dev libcli11-dev nlohmann-json3-dev
   python3-h5py python3-matplotlib     # docs/plot_slice.py (run with /usr/bin/python3)

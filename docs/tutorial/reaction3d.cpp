@@ -14,6 +14,7 @@
 
 #include <cstdio>
 #include <iostream>
+#include <string>
 
 // ---- kernels --------------------------------------------------------------------------
 // The initial state: u = 1, v = 0, and a seed in the centre (a function of the global
@@ -125,6 +126,10 @@ int reaction3d(hcart::Environment& env, int argc, char* argv[]) {
                       << ": [model] dt = " << dt << ": the explicit step is unstable for diffusion "
                       << diffusion[0] << ", " << diffusion[1]);
   });
+  // The output directory, made and tried before any work: an unusable path is an error on
+  // every rank now (exit code 2), not at the first output.
+  hcart::prepare_output_directory(world, directory,
+                                  deck.where("output", "directory") + ": [output] directory =");
 
   // ---- grid and decomposition -------------------------------------------------------------
   hcart::GridSpec spec;
@@ -200,6 +205,8 @@ int reaction3d(hcart::Environment& env, int argc, char* argv[]) {
   const std::string checkpoint = directory + "/checkpoint.h5";
   hcart::write_fields(checkpoint, grid, {{"u", u}, {"v", v}}, meta);
   advance(steps - steps / 2);
+  // NaN or infinity in a field: one error on every rank (exit code 1), before the output.
+  hcart::require_finite(grid, {{"u", u}, {"v", v}}, "after step " + std::to_string(steps));
   meta.kind = "output";
   meta.step = steps;
   meta.time = static_cast<double>(steps) * dt;

@@ -1,8 +1,10 @@
 # Installs the hcart build tree into a scratch prefix, builds tests/consumer/project
 # against it with find_package(hcart) — a plan check and the API guide's reaction3d — and
-# runs both on 2 ranks, reaction3d through the installed hcart-mpiexec.
+# runs both on 2 ranks, reaction3d through the installed hcart-mpiexec. With OTHER_MPI_CXX
+# (another MPI's C++ wrapper), a consumer naming that MPI must fail to configure and be told
+# which MPI hcart was built with.
 #   cmake -DHCART_BUILD=<dir> -DSOURCE=<project> -DREACTION3D=<reaction3d.cpp> -DSCRATCH=<dir>
-#         -DLAUNCH="mpiexec|-n|2" -P ...
+#         -DLAUNCH="mpiexec|-n|2" [-DOTHER_MPI_CXX=<wrapper>] -P ...
 cmake_minimum_required(VERSION 3.20)
 string(REPLACE "|" ";" LAUNCH "${LAUNCH}")
 file(REMOVE_RECURSE ${SCRATCH})
@@ -30,4 +32,20 @@ step(${SCRATCH}/prefix/bin/hcart-mpiexec -n 2 ${SCRATCH}/build/reaction3d
 message("${step_output}")
 if(NOT step_output MATCHES "reaction3d: ok")
   message(FATAL_ERROR "the installed reaction3d did not report success")
+endif()
+
+if(OTHER_MPI_CXX)
+  execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE} -B ${SCRATCH}/build-other-mpi
+                          -DCMAKE_PREFIX_PATH=${SCRATCH}/prefix -DMPI_CXX_COMPILER=${OTHER_MPI_CXX}
+                          -DREACTION3D_SOURCE=${REACTION3D}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(rc EQUAL 0)
+    message(FATAL_ERROR "a consumer naming ${OTHER_MPI_CXX} configured against hcart built with "
+                        "another MPI")
+  endif()
+  if(NOT err MATCHES "hcart was built with the MPI of")
+    message(FATAL_ERROR "a consumer naming ${OTHER_MPI_CXX} failed without saying which MPI "
+                        "hcart needs:\n${out}\n${err}")
+  endif()
+  message("a consumer naming ${OTHER_MPI_CXX}: refused, as it should be")
 endif()

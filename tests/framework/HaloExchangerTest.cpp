@@ -241,9 +241,14 @@ void run_config(const Config& c, const hcart::Decomposition& decomp, long& wrong
 
 TEST(HaloExchanger, RandomConfigurationsFillEveryHaloCellCorrectly) {
   const int P = world_size();
+  // HCART_TEST_HALO_TRIALS: fewer configurations where messages are slow (the emulated
+  // cluster's TCP links, tests/cluster); the same first ones in any case.
+  const char* trials_text = std::getenv("HCART_TEST_HALO_TRIALS");
+  const int trials = trials_text != nullptr ? std::atoi(trials_text) : 320;
+  ASSERT_GE(trials, 16) << "HCART_TEST_HALO_TRIALS=" << trials_text << ": expected at least 16";
   std::mt19937_64 rng(4242 + P); // the same sequence on every rank
   int run = 0, skipped = 0;
-  for (int trial = 0; trial < 320; ++trial) {
+  for (int trial = 0; trial < trials; ++trial) {
     const Config c = random_config(rng, P);
     hcart::GridSpec spec;
     spec.global_size = c.size;
@@ -277,8 +282,8 @@ TEST(HaloExchanger, RandomConfigurationsFillEveryHaloCellCorrectly) {
                         << decomp->dims()[2];
     ++run;
   }
-  EXPECT_GE(run + skipped, 300);
-  EXPECT_GE(run, 150);
+  EXPECT_EQ(run + skipped, trials);
+  EXPECT_GE(run, trials * 15 / 32); // most configurations fit: the test is not all skips
 }
 
 TEST(HaloExchanger, NoAllocationAfterTheFirstCall) {

@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# An emulated cluster on this machine: N nodes, each a network namespace with its own host
+# name, joined by a switch, and one Open MPI job across them. Brings the nodes up, runs the
+# command with mpirun on node 0 (mpirun reaches the other nodes through an rsh agent that
+# enters their namespaces), reads each node's link byte counters, and tears everything down,
+# also when the job fails or the script is interrupted.
+#
+#   scripts/cluster.sh [--nodes N] [--ranks-per-node R] [--map-by slot|node]
+#                      [--rate RATE [--burst SIZE]] [--counters FILE] [--mpirun PATH]
+#                      [--mpirun-flag FLAG ...] -- PROGRAM [ARGS...]
+#
+#   --nodes N            nodes (default 2, at most 32)
+#   --ranks-per-node R   ranks on each node (default 1): mpirun -n N*R
+#   --map-by slot|node   slot (default): ranks 0..R-1 on node 0, R..2R-1 on node 1, ...;
+#                        node: rank r on node r mod N
+#   --rate RATE          shape every link, both directions, with tc's token bucket (tbf):
+#                        e.g. 100mbit, 1gbit; default unshaped
+#   --burst SIZE         the bucket's size (default 64kb)
+#   --counters FILE      write the bytes each node's link sent and received during the job:
+#                        a header line, then "node host tx_bytes rx_bytes" per node
+#   --mpirun PATH        Open MPI's mpirun (default mpirun.openmpi, else mpirun)
+#   --mpirun-flag FLAG   one more mpirun argument (repeatable)
+#
+# Nodes are hcart-<pid>-n<k> (host name node<k>), the switch hcart-<pid>-sw; node k has the
+# address 10.213.0.<k+1>/24 on its eth0 (the documented range: 10.213.0.0/24, which exists
+# only inside these namespaces, so clusters side by side do not meet). Nothing outside the
+# namespaces is changed: no address on the host, no /etc/hosts entry, no route.
+# Needs root, iproute2 (ip, tc), util-linux's unshare and Open MPI. Exit status: the job's;
+# 2 when the arguments or the machine cannot make a cluster (one line on stderr).
+set -uo pipefail
+
+usage_error() {
+  echo "cluster.sh: $*" >&2
+  exit 2
+}
+
+nodes=2 ranks_per_node=1 map_by=slot rate="" burst=64kb counters="" mpirun="" flags=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --nodes) nodes=${2:-}; shift 2 || usage_error "--nodes needs a value" ;;
+    --ranks-per-node) ranks_per_node=${2:-}; shift 2 || usage_error "--ranks-per-node needs a value" ;;
+    --map-by) map_by=${2:-}; shift 2 || usage_error "--map-by needs a value" ;;
+    --rate) rate=${2:-}; shift 2 || usage_error "--rate needs a value" ;;
+    --burst) burst=${2:-}; shift 2 || usage_error "--burst needs a value" ;;
+    --counters) counters=${2:-}; shift 2 || usage_error "--counters needs a file" ;;
+    --mpirun) mpirun=${2:-}; shift 2 || usage_error "--mpirun needs a path" ;;
+    --mpirun-flag) flags+=("${2:-}"); shift 2 || usage_error "--mpirun-flag needs a value" ;;
+    --) shift; break ;;
+    *) usage_error "unknown option '$1' (expected --nodes, --ranks-per-node, --map-by, --rate, --burst, --counters, --mpirun, --mpirun-flag, then -- PROGRAM)" ;;
+  esac
+done
+[ $# -gt 0 ] || usage_error "no program: expected -- PROGRAM [ARGS...] after the options"
+[[ "$nodes" =~ ^[0-9]+$ ]] && [ "$nodes" -ge 1 ] && [ "$nodes" -le 32 ] ||
+  usage_error "--nodes '$nodes': expected an integer from 1 to 32"
+[[ "$ranks_per_node" =~ ^[0-9]+$ ]] && [ "$ranks_per_node" -ge 1 ] && [ "$ranks_per_node" -le 64 ] ||
+  usage_error "--ranks-per-node '$ranks_per_node': expected an integer from 1 to 64"
+[ "$map_by" = slot ] || [ "$map_by" = node ] || usage_error "--map-by '$map_by': expected slot or node"
+if [ -n "$rate" ]; then
+  [[ "$rate" =~ ^[0-9]+(\.[0-9]+)?(bit|kbit|mbit|gbit|bps|kbps|mbps|gbps)$ ]] ||
+    usage_error "--rate '$rate': expected a tc rate such as 100mbit or 1gbit"
+fi
+[[ "$burst" =~ ^[0-9]+(b|kb|mb|k|m)?$ ]] || usage_error "--burst '$burst': expected a size such as 64kb"
+[ "$(id -u)" -eq 0 ] || usage_error "needs root (network namespaces); run it as root"
+for tool in ip tc unshare hostname; do
+  command -v "$tool" >/dev/null || usage_error "'$tool' not found: install iproute2 and util-linux"
+done
+if [ -z "$mpirun" ]; then
+  mpirun=$(command -v mpirun.openmpi || command -v mpirun || true)
+fi
+[ -n "$mpirun" ] && [ -x "$mpirun" ] || usage_error "--mpirun '${mpirun}': no such program (Open MPI's mpirun)"
+"$mpirun" --version 2>&1 | grep -Eq "Open MPI|OpenRTE" ||
+  usage_error "--mpirun '$mpirun' is not Open MPI's mpirun (the cluster launches through its rsh agent)"
+if [ -n "$counters" ]; then
+  : >"$counters" 2>/dev/null || usage_error "--counters '$counters': cannot write this file"
+fi
+
+prefix="hcart-$$"
+switch="$prefix-sw"
+workdir=$(mktemp -d /tmp/hcart-cluster.XXXXXX)
+made=()
+
+teardown() {
+  local ns
+  for ns in "${made[@]}"; do
+    # Leftover processes of an interrupted job first, then the namespace (its links go too).
+    ip netns pids "$ns" 2>/dev/null | xargs -r kill -KILL 2>/dev/null
+    ip netns delete "$ns" 2>/dev/null
+  done
+  made=()
+  rm -rf "$workdir"
+}
+trap teardown EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+address() { echo "10.213.0.$(($1 + 1))"; }
+node_ns() { echo "$prefix-n$1"; }
+
+bring_up() {
+  ip netns add "$switch" && made+=("$switch") || return 1
+  ip -n "$switch" link add sw type bridge && ip -n "$switch" link set sw up &&
+    ip -n "$switch" link set lo up || return 1
+  local k ns
+  for ((k = 0; k < nodes; k++)); do
+    ns=$(node_ns $k)
+    ip netns add "$ns" && made+=("$ns") || return 1
+    ip link add eth0 netns "$ns" type veth peer name "p$k" netns "$switch" || return 1
+    ip -n "$switch" link set "p$k" master sw && ip -n "$switch" link set "p$k" up || return 1
+    ip -n "$ns" addr add "$(address $k)/24" dev eth0 && ip -n "$ns" link set eth0 up &&
+      ip -n "$ns" link set lo up || return 1
+    if [ -n "$rate" ]; then
+      # Both directions of the node's link: its eth0 out, and the switch's port into it.
+      tc -n "$ns" qdisc add dev eth0 root tbf rate "$rate" burst "$burst" latency 400ms &&
+        tc -n "$switch" qdisc add dev "p$k" root tbf rate "$rate" burst "$burst" latency 400ms ||
+        return 1
+    fi
+  done
+}
+
+read_counters() { # file: node host tx rx
+  local k ns
+  for ((k = 0; k < nodes; k++)); do
+    ns=$(node_ns $k)
+    echo "$k $(address $k) $(ip netns exec "$ns" cat /sys/class/net/eth0/statistics/tx_bytes) $(ip netns exec "$ns" cat /sys/class/net/eth0/statistics/rx_bytes)"
+  done >"$1"
+}
+
+bring_up 2>"$workdir/up.log" || usage_error "could not make the nodes: $(head -n 1 "$workdir/up.log")"
+
+# The rsh agent: "agent HOST COMMAND..." runs COMMAND as ssh would (one shell line) on the
+# node whose address is HOST, under the node's host name.
+cat >"$workdir/agent" <<EOF
+#!/bin/sh
+host=\$1
+shift
+k=\${host##*.}
+k=\$((k - 1))
+exec ip netns exec "$prefix-n\$k" unshare --uts /bin/sh -c "hostname node\$k && \$*"
+EOF
+chmod +x "$workdir/agent"
+
+hosts=""
+for ((k = 0; k < nodes; k++)); do
+  hosts+="${hosts:+,}$(address $k):$ranks_per_node"
+done
+mpi_flags=(--host "$hosts" --map-by "$map_by" -n $((nodes * ranks_per_node))
+  --mca plm_rsh_agent "$workdir/agent" --mca plm_rsh_no_tree_spawn 1
+  --mca oob_tcp_if_include 10.213.0.0/24 --mca btl_tcp_if_include 10.213.0.0/24
+  --mca btl self,vader,tcp --allow-run-as-root)
+
+[ -n "$counters" ] && read_counters "$workdir/before"
+ip netns exec "$(node_ns 0)" unshare --uts /bin/sh -c 'hostname node0 && exec "$@"' mpirun \
+  "$mpirun" "${mpi_flags[@]}" "${flags[@]}" "$@"
+status=$?
+if [ -n "$counters" ]; then
+  read_counters "$workdir/after"
+  {
+    echo "node host tx_bytes rx_bytes"
+    paste -d ' ' "$workdir/before" "$workdir/after" | awk '{print $1, $2, $7 - $3, $8 - $4}'
+  } >"$counters"
+fi
+exit $status
