@@ -37,7 +37,7 @@ struct Report {
   zeus::Result result;
   std::vector<Timers::Summary> timers;
   std::vector<std::string> level_names;
-  std::vector<long long> halo_bytes;
+  std::vector<long long> halo_bytes, halo_messages; ///< summed over ranks
   double zone_updates_per_rank = 0; ///< per second
   double halo_share = 0;            ///< of the slowest rank's total
   double mass = 0;
@@ -78,9 +78,11 @@ Report run_once(const zeus::Config& config, bool verbose, int rank) {
   const HaloCounters& c = hydro.halo().counters();
   r.level_names = c.level_names;
   r.halo_bytes.assign(c.bytes.begin(), c.bytes.end());
-  HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, r.halo_bytes.data(),
-                                static_cast<int>(r.halo_bytes.size()), MPI_LONG_LONG, MPI_SUM,
-                                decomp.comm()));
+  r.halo_messages.assign(c.messages.begin(), c.messages.end());
+  for (auto* counts : {&r.halo_bytes, &r.halo_messages}) {
+    HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, counts->data(), static_cast<int>(counts->size()),
+                                  MPI_LONG_LONG, MPI_SUM, decomp.comm()));
+  }
   const auto n = grid.local_size();
   const double zones = static_cast<double>(n[0]) * n[1] * n[2];
   double per_rank =
@@ -164,6 +166,12 @@ nlohmann::json to_json(const Report& r, const std::string& deck) {
   j["halo_share"] = r.halo_share;
   j["total_mass"] = r.mass;
   j["timers"] = apps::timers_json(r.timers, false);
+  nlohmann::json levels = nlohmann::json::array();
+  for (std::size_t l = 0; l < r.level_names.size(); ++l) {
+    levels.push_back(
+        {{"name", r.level_names[l]}, {"bytes", r.halo_bytes[l]}, {"messages", r.halo_messages[l]}});
+  }
+  j["halo"] = {{"levels", levels}};
   return j;
 }
 

@@ -1,0 +1,212 @@
+#!/usr/bin/env bash
+# hcart across real hosts: one case of the cluster tests (ctest -L cluster), each run on an
+# emulated cluster of network-namespace nodes made by scripts/cluster.sh (own host names, a
+# bridge, TCP between nodes). The truths the cases compare with come from outside hcart:
+# host names, a one-node run's fields, the kernel's link byte counters.
+#
+#   cluster_case.sh CASE BIN DETECT HALO SOURCE SCRATCH MPIRUN
+#     CASE     detect | halo | apps | placement | traffic
+#     BIN      the build's bin/ (jacobi3d, zeus, hcart-machine, hcart-compare)
+#     DETECT   the test program cluster_detect (tests/cluster/ClusterDetectTest.cpp)
+#     HALO     the test program mpi_halo_exchanger (tests/framework/HaloExchangerTest.cpp)
+#     SOURCE   the source tree (scripts/cluster.sh, inputs/)
+#     SCRATCH  this case's folder (emptied first)
+#     MPIRUN   Open MPI's mpirun (the build's)
+#
+# Exit 0: passed; 1: failed (what and why on stdout); 77: skipped, with the reason on stdout
+# (not root, no network namespaces, no unshare): ctest shows it as skipped.
+set -u
+[ $# -eq 7 ] || { echo "usage: cluster_case.sh CASE BIN DETECT HALO SOURCE SCRATCH MPIRUN"; exit 2; }
+case_name=$1 bin=$2 detect=$3 halo=$4 source=$5 scratch=$6 mpirun=$7
+
+skip() {
+  echo "SKIPPED: $*"
+  exit 77
+}
+[ "$(id -u)" -eq 0 ] || skip "not root: the cluster tests make network namespaces (run them as root)"
+for tool in ip tc unshare; do
+  command -v "$tool" >/dev/null || skip "'$tool' not found (iproute2, util-linux)"
+done
+probe="hcart-probe-$$"
+ip netns add "$probe" 2>/dev/null || skip "this machine cannot make network namespaces ('ip netns add' failed)"
+ip netns delete "$probe"
+
+unset HCART_MACHINE # the node level must come from MPI
+rm -rf "$scratch" && mkdir -p "$scratch" || exit 1
+failures=0
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+# run_on NODES RANKS_PER_NODE MAP LOG [cluster.sh options ...] -- PROGRAM ARGS...
+run_on() {
+  local nodes=$1 rpn=$2 map=$3 log=$4
+  shift 4
+  "$source/scripts/cluster.sh" --nodes "$nodes" --ranks-per-node "$rpn" --map-by "$map" \
+    --mpirun "$mpirun" "$@" >"$log" 2>&1
+}
+
+# Node index of rank r under a placement: slot fills node 0 first, node deals ranks round.
+expected_node() { # rank nodes rpn map
+  if [ "$4" = slot ]; then echo $(($1 / $3)); else echo $(($1 % $2)); fi
+}
+
+case_detect() {
+  local spec nodes rpn map log r
+  for spec in "2 1 slot" "2 3 node" "4 2 slot" "4 2 node"; do
+    read -r nodes rpn map <<<"$spec"
+    log="$scratch/detect-$nodes-$rpn-$map"
+    # The library's view, against host names (tests/cluster/ClusterDetectTest.cpp).
+    run_on "$nodes" "$rpn" "$map" "$log.gtest" -- "$detect" ||
+      { cat "$log.gtest"; fail "cluster_detect on $nodes nodes x $rpn ($map)"; }
+    # The tool's view: the detected machine and every rank's node.
+    if ! run_on "$nodes" "$rpn" "$map" "$log.machine" -- "$bin/hcart-machine" --mesh 48,48,48; then
+      cat "$log.machine"
+      fail "hcart-machine on $nodes nodes x $rpn ($map)"
+      continue
+    fi
+    grep -Eq "^hcart-machine: $((nodes * rpn)) ranks, machine node:$nodes .*\(detected\)$" "$log.machine" ||
+      { head -n 3 "$log.machine"; fail "hcart-machine did not detect node:$nodes ($nodes x $rpn, $map)"; }
+    for ((r = 0; r < nodes * rpn; r++)); do
+      grep -q "^  rank $r: node $(expected_node $r "$nodes" "$rpn" "$map")\b" "$log.machine" ||
+        fail "hcart-machine: rank $r is not on node $(expected_node $r "$nodes" "$rpn" "$map") ($nodes x $rpn, $map)"
+    done
+  done
+}
+
+case_halo() {
+  # The halo exchanger's property test (Faces and Full, periodic and not, widths 1-3, three
+  # field types; tests/framework/HaloExchangerTest.cpp) with its ranks on several hosts.
+  local spec nodes rpn map
+  for spec in "2 3 slot" "4 1 node" "2 2 node"; do
+    read -r nodes rpn map <<<"$spec"
+    HCART_TEST_HALO_TRIALS=48 run_on "$nodes" "$rpn" "$map" "$scratch/halo-$nodes-$rpn-$map.log" \
+      --mpirun-flag -x --mpirun-flag HCART_TEST_HALO_TRIALS -- "$halo" ||
+      { tail -n 40 "$scratch/halo-$nodes-$rpn-$map.log"; fail "mpi_halo_exchanger on $nodes nodes x $rpn ($map)"; }
+  done
+}
+
+# run_and_compare NODES RPN MAP WHAT REFERENCE OUTPUT -- PROGRAM ARGS...: runs the program
+# on the cluster and compares the file OUTPUT (relative to its output directory, SCRATCH/WHAT)
+# with REFERENCE bitwise (hcart-compare: every field, exit 0 only when all are equal).
+run_and_compare() {
+  local nodes=$1 rpn=$2 map=$3 what=$4 reference=$5 output=$6
+  shift 7
+  local d="$scratch/$what"
+  if ! run_on "$nodes" "$rpn" "$map" "$d.log" -- "$@" --set output.directory="$d"; then
+    tail -n 20 "$d.log"
+    fail "$what: the run on $nodes nodes x $rpn (map-by $map) failed"
+  elif ! "$bin/hcart-compare" "$reference" "$d/$output" >"$d.compare" 2>&1; then
+    cat "$d.compare"
+    fail "$what ($nodes nodes x $rpn, map-by $map): the fields differ from the one-node run"
+  else
+    echo "$what ($nodes nodes x $rpn, map-by $map): bitwise equal to the one-node run"
+  fi
+}
+
+case_apps() {
+  local jacobi=("$bin/jacobi3d" "$source/inputs/jacobi3d/default.toml" --set "mesh.size=[40,36,30]"
+    --set jacobi.max_iterations=60 --set output.every=60 --set output.progress_seconds=0)
+  local ref="$scratch/jacobi-one/jacobi3d_00000060.h5"
+  run_on 1 1 slot "$scratch/jacobi-one.log" -- "${jacobi[@]}" --set output.directory="$scratch/jacobi-one" ||
+    { cat "$scratch/jacobi-one.log"; fail "Jacobi3D on one node"; return; }
+  run_and_compare 4 2 node jacobi-hierarchical "$ref" jacobi3d_00000060.h5 -- "${jacobi[@]}"
+  run_and_compare 2 3 slot jacobi-mpi "$ref" jacobi3d_00000060.h5 -- "${jacobi[@]}" \
+    --set decomposition.strategy=mpi
+  # A checkpoint written on 4 nodes, the run finished on one.
+  local d="$scratch/jacobi-checkpoint"
+  if run_on 4 1 slot "$d.log" -- "${jacobi[@]}" --set output.directory="$d" --set output.every=0 \
+    --set output.checkpoint_every=30 --set output.checkpoint_keep=0 --set jacobi.max_iterations=30; then
+    run_and_compare 1 1 slot jacobi-restart "$ref" jacobi3d_00000060.h5 -- "${jacobi[@]}" \
+      --set output.restart="$d/checkpoint_00000030.h5"
+  else
+    tail -n 20 "$d.log"
+    fail "Jacobi3D with a checkpoint on 4 nodes failed"
+  fi
+
+  local zeus=("$bin/zeus" "$source/inputs/zeus/sedov.toml" --set "mesh.size=[24,20,16]"
+    --set hydro.max_steps=10 --set output.progress_seconds=0)
+  ref="$scratch/zeus-one/zeus_00000010.h5"
+  run_on 1 1 slot "$scratch/zeus-one.log" -- "${zeus[@]}" --set output.directory="$scratch/zeus-one" ||
+    { cat "$scratch/zeus-one.log"; fail "ZEUS on one node"; return; }
+  run_and_compare 2 2 node zeus-hierarchical "$ref" zeus_00000010.h5 -- "${zeus[@]}"
+  run_and_compare 4 2 slot zeus-weighted "$ref" zeus_00000010.h5 -- "${zeus[@]}" \
+    --set decomposition.strategy=weighted
+}
+
+# node_bytes LOG COLUMN: the "node bytes" row of hcart-machine's table, column 1 mpi,
+# 2 weighted, 3 hierarchical (a number and a unit).
+node_bytes() { awk -v c="$2" '/^node bytes/ {print $(2 * c + 1), $(2 * c + 2)}' "$1"; }
+
+case_placement() {
+  # The same ranks on the same hosts, numbered differently by the launcher: the hierarchical
+  # strategy places by the detected machine, so its node bytes do not change; mpi's grid
+  # follows the rank numbers, so they do.
+  local map
+  for map in slot node; do
+    run_on 4 2 "$map" "$scratch/placement-$map.log" -- "$bin/hcart-machine" --mesh 64,64,256 ||
+      { cat "$scratch/placement-$map.log"; fail "hcart-machine, map-by $map"; return; }
+  done
+  local h_slot h_node m_slot m_node
+  h_slot=$(node_bytes "$scratch/placement-slot.log" 3) h_node=$(node_bytes "$scratch/placement-node.log" 3)
+  m_slot=$(node_bytes "$scratch/placement-slot.log" 1) m_node=$(node_bytes "$scratch/placement-node.log" 1)
+  echo "node bytes, map-by slot / node: mpi $m_slot / $m_node, hierarchical $h_slot / $h_node"
+  [ -n "$h_slot" ] && [ "$h_slot" = "$h_node" ] || fail "hierarchical node bytes differ: $h_slot (slot), $h_node (node)"
+  [ -n "$m_slot" ] && [ "$m_slot" != "$m_node" ] || fail "mpi node bytes do not depend on the placement: $m_slot, $m_node"
+}
+
+# json_node_bytes FILE: the node level's halo bytes in a report (all ranks, the whole run).
+json_node_bytes() {
+  /usr/bin/python3 -c 'import json,sys
+levels = json.load(open(sys.argv[1]))["halo"]["levels"]
+print(next(l["bytes"] for l in levels if l["name"] == "node"))' "$1"
+}
+# link_bytes FILE: the bytes all nodes' links sent (scripts/cluster.sh --counters).
+link_bytes() { awk 'NR > 1 {s += $3} END {print s}' "$1"; }
+
+# traffic APP DECK LABEL SHORT LONG SET...: for each strategy, two runs differing only in the
+# number of steps; what the links carried between them against hcart's node-level count.
+traffic() {
+  local app=$1 deck=$2 label=$3 short=$4 long=$5
+  shift 5
+  local strategy n d hcart link
+  for strategy in mpi weighted hierarchical; do
+    for n in "$short" "$long"; do
+      d="$scratch/traffic-$app-$label-$strategy-$n"
+      run_on 4 2 slot "$d.log" --counters "$d.counters" -- "$bin/$app" "$source/inputs/$app/$deck" \
+        --set decomposition.strategy="$strategy" --set output.directory="$d" \
+        --set output.timers_json=report.json --set output.progress_seconds=0 "$@" \
+        --set "$([ "$app" = zeus ] && echo hydro.max_steps || echo jacobi.max_iterations)=$n" ||
+        { cat "$d.log"; fail "$app $label $strategy $n"; return; }
+    done
+    local a="$scratch/traffic-$app-$label-$strategy-$short" b="$scratch/traffic-$app-$label-$strategy-$long"
+    hcart=$(($(json_node_bytes "$b/report.json") - $(json_node_bytes "$a/report.json")))
+    link=$(($(link_bytes "$b.counters") - $(link_bytes "$a.counters")))
+    /usr/bin/python3 - "$app $label $strategy" "$hcart" "$link" <<'EOF' || failures=$((failures + 1))
+import sys
+what, hcart, link = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+over = (link - hcart) / hcart if hcart else float("inf")
+print(f"{what}: hcart's node bytes {hcart}, the links sent {link}, {100 * over:+.2f}%")
+if hcart <= 0 or not 0 <= over <= 0.03:
+    print(f"FAIL: {what}: the links' bytes are not within 0% to +3% of hcart's node-level count")
+    sys.exit(1)
+EOF
+  done
+}
+
+case_traffic() {
+  # Faces (Jacobi3D, one iteration per pass so that every iteration exchanges; every message
+  # 64 KiB or more) and Full (ZEUS: five fields per message, edges and corners too); meshes
+  # on which the strategies' node bytes differ.
+  traffic jacobi3d default.toml faces 10 30 --set "mesh.size=[128,256,640]" \
+    --set jacobi.iterations_per_pass=1 --set output.every=0
+  traffic zeus sedov.toml full 3 9 --set "mesh.size=[48,112,160]" --set output.every=0
+}
+
+case "$case_name" in
+  detect | halo | apps | placement | traffic) "case_$case_name" ;;
+  *) echo "cluster_case.sh: unknown case '$case_name' (detect, halo, apps, placement, traffic)"; exit 2 ;;
+esac
+echo "$case_name: $failures failure(s)"
+[ "$failures" -eq 0 ]
