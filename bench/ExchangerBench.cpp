@@ -14,6 +14,7 @@
 //     per update once the neighbours are in cache; the copy is counted the same way).
 #include "BenchTiming.hpp"
 
+#include <hcart/app/CommandLine.hpp>
 #include <hcart/core/DeviceAwareMpi.hpp>
 #include <hcart/hcart.hpp>
 
@@ -136,11 +137,7 @@ int main(int argc, char* argv[]) {
     app.add_option("--size", size, "cells per direction")->capture_default_str();
     app.add_option("--repeats", repeats, "timed repeats")->capture_default_str();
     app.add_option("--iterations", iterations, "exchanges per repeat")->capture_default_str();
-    try {
-      app.parse(argc, argv);
-    } catch (const CLI::ParseError& e) {
-      return app.exit(e);
-    }
+    if (!hcart::parse_command_line(app, argc, argv, MPI_COMM_WORLD)) return 0;
     hcart::GridSpec spec;
     spec.global_size = {size, size, size};
     spec.halo_width = {1, 1, 1};

@@ -6,6 +6,7 @@
 // calls fsync: both measure the path into the operating system's page cache.
 #include "BenchTiming.hpp"
 
+#include <hcart/app/CommandLine.hpp>
 #include <hcart/hcart.hpp>
 #include <hcart/io/FieldFile.hpp>
 
@@ -34,11 +35,7 @@ int main(int argc, char* argv[]) {
     app.add_option("--size", size)->capture_default_str();
     app.add_option("--repeats", repeats)->capture_default_str();
     app.add_option("--dir", dir, "where the files go")->capture_default_str();
-    try {
-      app.parse(argc, argv);
-    } catch (const CLI::ParseError& e) {
-      return app.exit(e);
-    }
+    if (!hcart::parse_command_line(app, argc, argv, MPI_COMM_WORLD)) return 0;
     hcart::GridSpec spec;
     spec.global_size = {size, size, size};
     const hcart::Decomposition decomp(MPI_COMM_WORLD, spec);

@@ -14,6 +14,7 @@
 #include "BenchTiming.hpp"
 #include "JacobiSolver.hpp"
 
+#include <hcart/app/CommandLine.hpp>
 #include <hcart/core/HostClones.hpp>
 #include <hcart/hcart.hpp>
 
@@ -165,11 +166,7 @@ int main(int argc, char* argv[]) {
     app.add_flag("--reference", reference, "hcart against the textbook Jacobi");
     std::string json_path;
     app.add_option("--json", json_path, "also write the --roofline figures to this JSON file");
-    try {
-      app.parse(argc, argv);
-    } catch (const CLI::ParseError& e) {
-      return app.exit(e);
-    }
+    if (!hcart::parse_command_line(app, argc, argv, MPI_COMM_WORLD)) return 0;
     // The solver as the app sets it up (halos as deep as its passes), and the same solver
     // with one iteration per pass over halos one cell deep, on the same decomposition.
     hcart::jacobi::Settings settings, single;

@@ -13,6 +13,7 @@
 //     exchange plus a copy of the owned block into a second field.
 #include "BenchTiming.hpp"
 
+#include <hcart/app/CommandLine.hpp>
 #include <hcart/hcart.hpp>
 
 #include <CLI/CLI.hpp>
@@ -47,11 +48,7 @@ int main(int argc, char* argv[]) {
     app.add_option("--size", size)->capture_default_str();
     app.add_option("--repeats", repeats)->capture_default_str();
     app.add_option("--iterations", iterations)->capture_default_str();
-    try {
-      app.parse(argc, argv);
-    } catch (const CLI::ParseError& e) {
-      return app.exit(e);
-    }
+    if (!hcart::parse_command_line(app, argc, argv, MPI_COMM_WORLD)) return 0;
     PETSC_OK(PetscInitializeNoArguments());
     {
       hcart::GridSpec spec;

@@ -19,6 +19,7 @@
 #include "PointUpdates.hpp"
 #include "Relax.hpp"
 
+#include <hcart/app/CommandLine.hpp>
 #include <hcart/hcart.hpp>
 
 #include <CLI/CLI.hpp>
@@ -170,11 +171,7 @@ int main(int argc, char* argv[]) {
     app.add_option("--size", size, "cells per direction")->capture_default_str();
     app.add_option("--repeats", repeats, "timed repeats")->capture_default_str();
     app.add_option("--sweeps", sweeps, "sweeps per repeat")->capture_default_str();
-    try {
-      app.parse(argc, argv);
-    } catch (const CLI::ParseError& e) {
-      return app.exit(e);
-    }
+    if (!hcart::parse_command_line(app, argc, argv, MPI_COMM_WORLD)) return 0;
     hcart::GridSpec spec;
     spec.global_size = {size, size, size};
     const hcart::Decomposition decomp(MPI_COMM_WORLD, spec);

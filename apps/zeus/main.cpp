@@ -38,8 +38,8 @@ struct Report {
   std::vector<Timers::Summary> timers;
   std::vector<std::string> level_names;
   std::vector<long long> halo_bytes, halo_messages; ///< summed over ranks
-  double zone_updates_per_rank = 0; ///< per second
-  double halo_share = 0;            ///< of the slowest rank's total
+  double zone_updates_per_rank = 0;                 ///< per second
+  double halo_share = 0;                            ///< of the slowest rank's total
   double mass = 0;
 };
 

@@ -11,12 +11,11 @@
 
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -94,7 +93,8 @@ TEST(ClusterDetect, NodesAreTheHosts) {
     below *= m.levels()[l].size;
   EXPECT_EQ(below, h.ranks_on_node[0]) << m.to_string();
   for (int r = 0; r < world_size(); ++r)
-    EXPECT_EQ(m.unit_indices(r)[0], h.node_of_rank[r]) << "rank " << r << " on " << h.name_of_rank[r];
+    EXPECT_EQ(m.unit_indices(r)[0], h.node_of_rank[r])
+        << "rank " << r << " on " << h.name_of_rank[r];
 }
 
 // Level communicators on the detected machine: the node unit holds exactly the ranks of this
@@ -135,8 +135,8 @@ TEST(ClusterDetect, NodeCommunicatorsAndLeadersAreTheHosts) {
 // order the launcher gave the ranks (--map-by slot or node).
 TEST(ClusterDetect, DecompositionSeparatesRanksByHost) {
   const Hosts h = world_hosts();
-  const hcart::Decomposition d(MPI_COMM_WORLD,
-                               hcart::test::make_spec({48, 48, 48}, {1, 1, 1}, {false, false, false}));
+  const hcart::Decomposition d(
+      MPI_COMM_WORLD, hcart::test::make_spec({48, 48, 48}, {1, 1, 1}, {false, false, false}));
   EXPECT_EQ(d.report().machine_source, "detected");
   ASSERT_GE(d.machine().level_count(), 1);
   EXPECT_EQ(d.machine().levels()[0].name, "node");

@@ -1,4 +1,5 @@
-# hcart-strategy-bench on a synthetic 2-node machine: its per-level bytes equal hcart-plan's
+# hcart-strategy-bench on a synthetic 2-node machine: its per-level bytes, and the bytes of
+# each level's busiest unit, equal hcart-plan's
 # for every mesh and strategy (mpi, weighted, hierarchical: the same names as hcart-plan's),
 # and strategies that print "same as" another have its grid.
 #   cmake -DBENCH=<exe> -DPLAN=<exe> -DLAUNCH="mpiexec|-n|8|flags" -DMACHINE="node:2 core:4" -P ...
@@ -47,6 +48,14 @@ foreach(r RANGE ${last})
       if(NOT measured EQUAL planned)
         message(FATAL_ERROR "mesh ${mesh}, ${method}, level ${name}: hcart-strategy-bench ${measured} bytes, "
                             "hcart-plan ${planned}")
+      endif()
+      if(NOT name STREQUAL "self")
+        string(JSON busiest GET "${json}" results ${r} methods ${m} levels ${l} max_unit_bytes)
+        string(JSON planned_busiest GET "${plan}" plans 0 traffic levels ${l} max_unit_bytes)
+        if(NOT busiest EQUAL planned_busiest)
+          message(FATAL_ERROR "mesh ${mesh}, ${method}, level ${name}: busiest unit ${busiest} bytes, "
+                              "hcart-plan ${planned_busiest}")
+        endif()
       endif()
     endforeach()
     math(EXPR compared "${compared} + 1")

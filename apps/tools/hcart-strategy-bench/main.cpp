@@ -12,7 +12,8 @@
 //   mpi           MPI_Dims_create + MPI_Cart_create(reorder = 1)
 //   weighted      weights from the mesh, one level, ranks in world order
 //   hierarchical  weights from the mesh, level by level, hierarchical placement (default)
-// and reports the halo bytes (in total and per hardware level), the time per exchange
+// and reports the halo bytes (in total, per hardware level, and of each level's busiest unit:
+// for the node level, what the busiest node's link carries out), the time per exchange
 // (each round times `repetitions` exchanges and keeps their median; rounds take the
 // strategies in turn, and min / median over the rounds are shown), the bandwidth, and the
 // saving against mpi — except where two strategies give the same process grid and
@@ -39,6 +40,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <memory>
 
 namespace {
@@ -49,6 +51,7 @@ struct Measurement {
   std::string method;
   apps::GridIdentity grid;            // the process grid and every rank's place on it
   std::vector<long long> level_bytes; // per exchange, all ranks; machine levels then self
+  std::vector<long long> busiest;     // per machine level: most bytes one unit sends across it
   long long bytes = 0;                // per exchange, all ranks, between different ranks
   std::vector<double> rounds;         // per exchange, slowest rank, median of a round
   apps::Spread time;                  // over the rounds
@@ -92,6 +95,23 @@ Measurement prepare(const Decomposition& d, Exchange& x) {
       x.recv[2 * i + side].assign(static_cast<std::size_t>(face[i]), 0.0);
       m.level_bytes[d.separating_level(d.rank(), peer)] += face[i] * 8;
     }
+  }
+  // The busiest unit of each level: the most bytes the ranks of one unit send across that
+  // level (hcart-plan's max_unit_bytes; for the node level, what the node's link carries out).
+  std::vector<long long> all(static_cast<std::size_t>(levels + 1) *
+                             static_cast<std::size_t>(d.size()));
+  HCART_MPI_CHECK(MPI_Allgather(m.level_bytes.data(), levels + 1, MPI_LONG_LONG, all.data(),
+                                levels + 1, MPI_LONG_LONG, d.comm()));
+  m.busiest.assign(static_cast<std::size_t>(levels), 0);
+  for (int l = 0; l < levels; ++l) {
+    std::map<std::vector<std::int64_t>, long long> per_unit;
+    for (int r = 0; r < d.size(); ++r) {
+      std::vector<std::int64_t> unit = d.unit_indices_of(r);
+      unit.resize(static_cast<std::size_t>(l) + 1);
+      per_unit[unit] += all[static_cast<std::size_t>(r) * (levels + 1) + l];
+    }
+    for (const auto& [unit, bytes] : per_unit)
+      m.busiest[l] = std::max(m.busiest[l], bytes);
   }
   HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, m.level_bytes.data(), levels + 1, MPI_LONG_LONG,
                                 MPI_SUM, d.comm()));
@@ -245,8 +265,8 @@ int main(int argc, char* argv[]) {
           grids.push_back(m.grid);
         const std::vector<int> same = apps::same_grid_as(grids);
         // Rounds take the strategies in turn, each round starting one further on.
-        const auto times = apps::run_in_turn<double>(
-            methods, rounds, [&](hcart::Strategy method, int) {
+        const auto times =
+            apps::run_in_turn<double>(methods, rounds, [&](hcart::Strategy method, int) {
               const auto q = static_cast<std::size_t>(
                   std::find(methods.begin(), methods.end(), method) - methods.begin());
               return round_of(exchanges[q], repetitions);
@@ -274,7 +294,9 @@ int main(int argc, char* argv[]) {
       for (const auto& m : row) {
         nlohmann::json levels = nlohmann::json::array();
         for (std::size_t l = 0; l < m.level_bytes.size(); ++l) {
-          levels.push_back({{"name", level_names[l]}, {"bytes", m.level_bytes[l]}});
+          nlohmann::json level = {{"name", level_names[l]}, {"bytes", m.level_bytes[l]}};
+          if (l < m.busiest.size()) level["max_unit_bytes"] = m.busiest[l];
+          levels.push_back(level);
         }
         nlohmann::json entry_m = {{"method", m.method},         {"dims", m.grid.dims},
                                   {"levels", levels},           {"bytes", m.bytes},
@@ -292,12 +314,13 @@ int main(int argc, char* argv[]) {
       if (env.rank() == 0 && !json) {
         std::cout << "mesh " << mesh << ", " << env.size() << " ranks, machine " << machine_shown
                   << "\n";
-        Table table({"strategy", "dims", level_names[0] + " bytes", "halo bytes", "time min",
-                     "time median", "bandwidth", "saving vs mpi"});
+        Table table({"strategy", "dims", level_names[0] + " bytes", "busiest " + level_names[0],
+                     "halo bytes", "time min", "time median", "bandwidth", "saving vs mpi"});
         for (const auto& m : row) {
           const auto& dims = m.grid.dims;
           table.add_row({m.method, join({dims[0], dims[1], dims[2]}),
                          human_bytes(static_cast<double>(m.level_bytes[0])),
+                         human_bytes(static_cast<double>(m.busiest[0])),
                          human_bytes(static_cast<double>(m.bytes)),
                          fixed(m.time.min * 1e3, "%.3f ms"), fixed(m.time.median * 1e3, "%.3f ms"),
                          fixed(m.bandwidth / 1e9, "%.2f GB/s"),

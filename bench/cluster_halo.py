@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Halo time across nodes: the strategies side by side on an emulated cluster with shaped links.
+
+    bench/cluster_halo.py [--build DIR] [--layout NODESxRANKS ...] [--ratio G0,G1,G2 ...]
+                          [--base B] [--sizes S] [--rate RATE] [--burst SIZE]
+                          [--rounds K] [--repetitions N] [--json FILE]
+
+For every layout (nodes x ranks per node) and mesh ratio, brings up the cluster with
+scripts/cluster.sh (every link shaped to RATE, both directions) and runs
+DIR/bin/hcart-strategy-bench on it: for meshes RATIO * BASE * 2^k (k < S) it times a halo
+exchange under the mpi, weighted and hierarchical strategies in turn (K rounds of N
+exchanges; min and median over the rounds). Prints, per mesh and strategy, the process
+grid, the bytes that cross nodes per exchange (all nodes, and the busiest node's link),
+the time per exchange, what the busiest link alone would take at RATE, and the saving
+against mpi; the links' byte counters of the whole job are printed too. Needs root (the
+cluster). The ranks yield the core while they wait (Open MPI's mpi_yield_when_idle):
+8 ranks share 2 cores here, and ranks that spin would hide the links behind the
+scheduler's time slices. Example (docs/benchmarks.md):
+
+    bench/cluster_halo.py --layout 4x2 --layout 2x4 --ratio 1,2,4 --ratio 1,1,8 --rate 100mbit
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def parse_layout(text):
+    m = re.fullmatch(r"(\d+)x(\d+)", text)
+    if not m or int(m.group(1)) < 2 or int(m.group(2)) < 1:
+        sys.exit(f"cluster_halo.py: --layout '{text}': expected NODESxRANKS with at least 2 nodes, e.g. 4x2")
+    return int(m.group(1)), int(m.group(2))
+
+
+def parse_ratio(text):
+    parts = text.split(",")
+    if len(parts) != 3 or not all(p.isdigit() and int(p) >= 1 for p in parts):
+        sys.exit(f"cluster_halo.py: --ratio '{text}': expected three positive integers, e.g. 1,2,4")
+    return text
+
+
+def rate_bits(text):
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)(bit|kbit|mbit|gbit)", text)
+    if not m:
+        sys.exit(f"cluster_halo.py: --rate '{text}': expected a rate such as 100mbit or 1gbit")
+    return float(m.group(1)) * {"bit": 1, "kbit": 1e3, "mbit": 1e6, "gbit": 1e9}[m.group(2)]
+
+
+def human(b):
+    for unit, size in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if b >= size:
+            return f"{b / size:.2f} {unit}"
+    return f"{b} B"
+
+
+def run_layout(args, nodes, ranks, ratio):
+    with tempfile.TemporaryDirectory() as tmp:
+        counters = os.path.join(tmp, "counters")
+        command = [os.path.join(ROOT, "scripts", "cluster.sh"), "--nodes", str(nodes),
+                   "--ranks-per-node", str(ranks), "--rate", args.rate, "--burst", args.burst,
+                   "--counters", counters, "--mpirun-flag", "--mca", "--mpirun-flag",
+                   "mpi_yield_when_idle", "--mpirun-flag", "1", "--",
+                   os.path.join(args.build, "bin", "hcart-strategy-bench"), "--ratio", ratio,
+                   "--base", str(args.base), "--sizes", str(args.sizes), "--rounds",
+                   str(args.rounds), "--repetitions", str(args.repetitions), "--json"]
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0:
+            sys.exit(f"cluster_halo.py: {' '.join(command)} failed ({done.returncode}):\n"
+                     f"{done.stderr.strip()}")
+        result = json.loads(done.stdout)
+        with open(counters) as f:
+            links = [line.split() for line in f.read().splitlines()[1:]]
+        result["links"] = [{"node": int(n), "tx_bytes": int(tx), "rx_bytes": int(rx)}
+                           for n, _, tx, rx in links]
+        return result
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--layout", action="append", default=None)
+    parser.add_argument("--ratio", action="append", default=None)
+    parser.add_argument("--base", type=int, default=64)
+    parser.add_argument("--sizes", type=int, default=2)
+    parser.add_argument("--rate", default="100mbit")
+    parser.add_argument("--burst", default="64kb")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--repetitions", type=int, default=5)
+    parser.add_argument("--json", default=None)
+    args = parser.parse_args()
+    layouts = [parse_layout(t) for t in (args.layout or ["4x2"])]
+    ratios = [parse_ratio(t) for t in (args.ratio or ["1,2,4"])]
+    bits = rate_bits(args.rate)
+    for name, value, low in (("--base", args.base, 1), ("--sizes", args.sizes, 1),
+                             ("--rounds", args.rounds, 1), ("--repetitions", args.repetitions, 1)):
+        if value < low:
+            sys.exit(f"cluster_halo.py: {name} {value}: expected at least {low}")
+    if not os.access(os.path.join(args.build, "bin", "hcart-strategy-bench"), os.X_OK):
+        sys.exit(f"cluster_halo.py: --build '{args.build}': no bin/hcart-strategy-bench there")
+
+    report = {"rate": args.rate, "burst": args.burst, "runs": []}
+    print(f"links shaped to {args.rate} (burst {args.burst}); time per exchange, min / median "
+          f"over {args.rounds} rounds of {args.repetitions} exchanges")
+    header = (f"{'layout':>6} {'mesh':>14} {'strategy':>12} {'dims':>7} {'node bytes':>11} "
+              f"{'busiest node':>12} {'link alone':>10} {'time min':>10} {'median':>10} {'saving':>8}")
+    print(header)
+    print("-" * len(header))
+    for nodes, ranks in layouts:
+        for ratio in ratios:
+            result = run_layout(args, nodes, ranks, ratio)
+            result.update({"nodes": nodes, "ranks_per_node": ranks})
+            report["runs"].append(result)
+            for entry in result["results"]:
+                mesh = "x".join(str(g) for g in entry["mesh"])
+                if "skipped" in entry:
+                    print(f"{nodes}x{ranks:<4} {mesh:>14} skipped: {entry['skipped']}")
+                    continue
+                mpi = entry["methods"][0]["seconds"]
+                for m in entry["methods"]:
+                    node = next(l for l in m["levels"] if l["name"] == "node")
+                    alone = node["max_unit_bytes"] * 8 / bits
+                    saving = ("same as " + m["same_as"]) if "same_as" in m else \
+                        f"{100 * (1 - m['seconds'] / mpi):.1f}%"
+                    print(f"{nodes}x{ranks:<4} {mesh:>14} {m['method']:>12} "
+                          f"{'x'.join(map(str, m['dims'])):>7} {human(node['bytes']):>11} "
+                          f"{human(node['max_unit_bytes']):>12} {1e3 * alone:8.1f} ms "
+                          f"{1e3 * m['seconds_min']:7.1f} ms {1e3 * m['seconds']:7.1f} ms {saving:>8}")
+            busiest = max(link["tx_bytes"] for link in result["links"])
+            total = sum(link["tx_bytes"] for link in result["links"])
+            print(f"{nodes}x{ranks:<4} the job's links: {human(total)} sent in all, the busiest "
+                  f"{human(busiest)}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
