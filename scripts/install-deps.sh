@@ -26,6 +26,7 @@ packages=(
   libgtest-dev googletest             # tests
   libtoml11-dev libcli11-dev nlohmann-json3-dev
   python3-h5py python3-matplotlib     # docs/plot_slice.py (run with /usr/bin/python3)
+  iproute2 util-linux                 # scripts/cluster.sh and the cluster tests (ip, tc, unshare)
 )
 
 missing=()
