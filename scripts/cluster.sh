@@ -17,7 +17,7 @@
 #                        e.g. 100mbit, 1gbit; default unshaped
 #   --burst SIZE         the bucket's size (default 64kb)
 #   --counters FILE      write the bytes each node's link sent and received during the job:
-#                        a header line, then "node host tx_bytes rx_bytes" per node
+#                        a header line, then "node address tx_bytes rx_bytes" per node
 #   --mpirun PATH        Open MPI's mpirun (default mpirun.openmpi, else mpirun)
 #   --mpirun-flag FLAG   one more mpirun argument (repeatable)
 #
@@ -155,7 +155,7 @@ status=$?
 if [ -n "$counters" ]; then
   read_counters "$workdir/after"
   {
-    echo "node host tx_bytes rx_bytes"
+    echo "node address tx_bytes rx_bytes"
     paste -d ' ' "$workdir/before" "$workdir/after" | awk '{print $1, $2, $7 - $3, $8 - $4}'
   } >"$counters"
 fi

@@ -47,7 +47,7 @@ RunReport collect(const Decomposition& decomp, const Solver& solver, const Resul
     r.notes.push_back("threads were starved: a thread of a rank got less than 70% of a core "
                       "during a pass (another process on its core?), so " +
                       std::to_string(starved[0]) + " of " + std::to_string(starved[1]) +
-                      " wavefront passes ran with one thread");
+                      " wavefront passes were starved or ran with one thread");
   }
   r.iterations_per_pass = solver.iterations_per_pass(); // the ranks agreed on it
   const long asked = solver.settings().iterations_per_pass;

@@ -46,7 +46,8 @@ public:
 
   /// \brief Threads that share a pass (when none is starved).
   int threads() const noexcept { return m_threads; }
-  /// \brief Passes so far, and those run by one thread because the team was starved.
+  /// \brief Passes so far, and those that found the team starved or ran with one thread
+  /// because it had been.
   long passes() const noexcept { return m_passes; }
   long starved_passes() const noexcept { return m_starved_passes; }
 
