@@ -32,6 +32,25 @@ std::string thread_binding_note(MPI_Comm comm, int threads) {
          " --bind-to core; Slurm: --cpus-per-task=" + std::to_string(threads) + ")";
 }
 
+HaloCounters summed_halo_counters(const HaloCounters& mine, MPI_Comm comm) {
+  HaloCounters all = mine;
+  for (auto* counts : {&all.bytes, &all.messages}) {
+    HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, counts->data(), static_cast<int>(counts->size()),
+                                  MPI_INT64_T, MPI_SUM, comm));
+  }
+  return all;
+}
+
+nlohmann::json halo_json(const HaloCounters& counters) {
+  nlohmann::json levels = nlohmann::json::array();
+  for (std::size_t l = 0; l < counters.level_names.size(); ++l) {
+    levels.push_back({{"name", counters.level_names[l]},
+                      {"bytes", counters.bytes[l]},
+                      {"messages", counters.messages[l]}});
+  }
+  return {{"levels", levels}};
+}
+
 nlohmann::json timers_json(const std::vector<Timers::Summary>& summary, bool with_calls) {
   nlohmann::json timers = nlohmann::json::array();
   for (const auto& t : summary) {

@@ -27,6 +27,13 @@ double halo_seconds(const Timers& timers);
 /// the note of the rank with the fewest units.
 std::string thread_binding_note(MPI_Comm comm, int threads);
 
+/// \brief The halo counters of every rank of `comm` added up (collective): bytes and messages
+/// per level; the level names and the exchanges are this rank's.
+HaloCounters summed_halo_counters(const HaloCounters& mine, MPI_Comm comm);
+
+/// \brief The reports' "halo" entry: {"levels": [{"name", "bytes", "messages"}, ...]}.
+nlohmann::json halo_json(const HaloCounters& counters);
+
 /// \brief One object per region: name, min, mean, max, imbalance (and calls, when asked).
 nlohmann::json timers_json(const std::vector<Timers::Summary>& summary, bool with_calls);
 

@@ -59,15 +59,7 @@ RunReport collect(const Decomposition& decomp, const Solver& solver, const Resul
                       std::to_string(r.iterations_per_pass) + " iterations per pass (" + why + ")");
   }
   r.halo_width = solver.grid().halo_width();
-  const HaloCounters c = solver.halo_counters();
-  r.level_names = c.level_names;
-  r.halo_bytes.assign(c.bytes.begin(), c.bytes.end());
-  r.halo_messages.assign(c.messages.begin(), c.messages.end());
-  const int n = static_cast<int>(r.halo_bytes.size());
-  HCART_MPI_CHECK(
-      MPI_Allreduce(MPI_IN_PLACE, r.halo_bytes.data(), n, MPI_LONG_LONG, MPI_SUM, decomp.comm()));
-  HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, r.halo_messages.data(), n, MPI_LONG_LONG, MPI_SUM,
-                                decomp.comm()));
+  r.halo = apps::summed_halo_counters(solver.halo_counters(), decomp.comm());
   const double iterations = std::max<double>(1.0, static_cast<double>(result.iterations));
   double per[2] = {timers.seconds("compute") / iterations, apps::halo_seconds(timers) / iterations};
   HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, per, 2, MPI_DOUBLE, MPI_MAX, decomp.comm()));
@@ -102,9 +94,9 @@ void print_run(std::ostream& out, const RunReport& r) {
   Timers::print(out, r.timers);
   out << "\nhalo traffic (all ranks)\n";
   apps::Table table({"level", "bytes", "messages"});
-  for (std::size_t l = 0; l < r.level_names.size(); ++l) {
-    table.add_row({r.level_names[l], apps::human_bytes(static_cast<double>(r.halo_bytes[l])),
-                   std::to_string(r.halo_messages[l])});
+  for (std::size_t l = 0; l < r.halo.level_names.size(); ++l) {
+    table.add_row({r.halo.level_names[l], apps::human_bytes(static_cast<double>(r.halo.bytes[l])),
+                   std::to_string(r.halo.messages[l])});
   }
   table.print(out);
 }
@@ -130,12 +122,7 @@ nlohmann::json to_json(const RunReport& r, const std::string& deck) {
   j["iterations_per_pass"] = r.iterations_per_pass;
   j["halo_width"] = r.halo_width;
   j["timers"] = apps::timers_json(r.timers, true);
-  nlohmann::json levels = nlohmann::json::array();
-  for (std::size_t l = 0; l < r.level_names.size(); ++l) {
-    levels.push_back(
-        {{"name", r.level_names[l]}, {"bytes", r.halo_bytes[l]}, {"messages", r.halo_messages[l]}});
-  }
-  j["halo"] = {{"levels", levels}};
+  j["halo"] = apps::halo_json(r.halo);
   return j;
 }
 
@@ -161,10 +148,10 @@ void print_comparison(std::ostream& out, const std::vector<std::vector<RunReport
     return same.empty() ? std::string("-") : same;
   });
   table.rule();
-  for (std::size_t l = 0; l + 1 < runs.front().front().level_names.size(); ++l) {
-    table.row(runs.front().front().level_names[l] + " halo bytes",
+  for (std::size_t l = 0; l + 1 < runs.front().front().halo.level_names.size(); ++l) {
+    table.row(runs.front().front().halo.level_names[l] + " halo bytes",
               [l](std::size_t, const RunReport& r) {
-                return apps::human_bytes(static_cast<double>(r.halo_bytes[l]));
+                return apps::human_bytes(static_cast<double>(r.halo.bytes[l]));
               });
   }
   table.rule();
@@ -190,10 +177,10 @@ void print_comparison(std::ostream& out, const std::vector<std::vector<RunReport
             [&](std::size_t k, const RunReport&) { return apps::fixed(mlups(k).median, "%.1f"); });
   if (mpi < runs.size()) {
     table.rule();
-    const std::string coarsest = runs.front().front().level_names[0];
+    const std::string coarsest = runs.front().front().halo.level_names[0];
     table.row("saving vs mpi, " + coarsest + " bytes", [&](std::size_t, const RunReport& r) {
-      const long long base = runs[mpi].front().halo_bytes[0];
-      return base > 0 ? apps::saving_text(static_cast<double>(r.halo_bytes[0]),
+      const long long base = runs[mpi].front().halo.bytes[0];
+      return base > 0 ? apps::saving_text(static_cast<double>(r.halo.bytes[0]),
                                           static_cast<double>(base))
                       : std::string("-");
     });

@@ -31,10 +31,9 @@ struct RunReport {
   long iterations_per_pass = 1; ///< temporal blocking (1: none)
   std::array<int, 3> halo_width{};
   std::vector<Timers::Summary> timers;
-  std::vector<std::string> level_names;             ///< machine levels, then "self"
-  std::vector<long long> halo_bytes, halo_messages; ///< summed over ranks
-  double compute_per_iteration = 0;                 ///< max over ranks, seconds
-  double halo_per_iteration = 0; ///< max over ranks of pack + wait + unpack, seconds
+  HaloCounters halo;                ///< summed over ranks: machine levels, then "self"
+  double compute_per_iteration = 0; ///< max over ranks, seconds
+  double halo_per_iteration = 0;    ///< max over ranks of pack + wait + unpack, seconds
 };
 
 /// \brief Gathers the report of a finished run (collective over the decomposition).

@@ -36,10 +36,9 @@ struct Report {
   std::vector<std::array<int, 3>> level_factors;
   zeus::Result result;
   std::vector<Timers::Summary> timers;
-  std::vector<std::string> level_names;
-  std::vector<long long> halo_bytes, halo_messages; ///< summed over ranks
-  double zone_updates_per_rank = 0;                 ///< per second
-  double halo_share = 0;                            ///< of the slowest rank's total
+  HaloCounters halo;                ///< summed over ranks: machine levels, then "self"
+  double zone_updates_per_rank = 0; ///< per second
+  double halo_share = 0;            ///< of the slowest rank's total
   double mass = 0;
 };
 
@@ -75,14 +74,7 @@ Report run_once(const zeus::Config& config, bool verbose, int rank) {
   r.level_factors = decomp.level_factors();
   r.result = result;
   r.timers = timers.summarize(decomp.comm());
-  const HaloCounters& c = hydro.halo().counters();
-  r.level_names = c.level_names;
-  r.halo_bytes.assign(c.bytes.begin(), c.bytes.end());
-  r.halo_messages.assign(c.messages.begin(), c.messages.end());
-  for (auto* counts : {&r.halo_bytes, &r.halo_messages}) {
-    HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, counts->data(), static_cast<int>(counts->size()),
-                                  MPI_LONG_LONG, MPI_SUM, decomp.comm()));
-  }
+  r.halo = apps::summed_halo_counters(hydro.halo().counters(), decomp.comm());
   const auto n = grid.local_size();
   const double zones = static_cast<double>(n[0]) * n[1] * n[2];
   double per_rank =
@@ -122,13 +114,14 @@ void print_comparison(const std::vector<std::vector<Report>>& runs) {
     const std::string same = table.same_as(k);
     return same.empty() ? std::string("-") : same;
   });
-  table.row(runs.front().front().level_names[0] + " halo bytes", [](std::size_t, const Report& r) {
-    return apps::human_bytes(static_cast<double>(r.halo_bytes[0]));
-  });
+  table.row(runs.front().front().halo.level_names[0] + " halo bytes",
+            [](std::size_t, const Report& r) {
+              return apps::human_bytes(static_cast<double>(r.halo.bytes[0]));
+            });
   table.row("all halo bytes", [](std::size_t, const Report& r) {
     long long sum = 0;
-    for (std::size_t l = 0; l + 1 < r.halo_bytes.size(); ++l)
-      sum += r.halo_bytes[l];
+    for (std::size_t l = 0; l + 1 < r.halo.bytes.size(); ++l)
+      sum += r.halo.bytes[l];
     return apps::human_bytes(static_cast<double>(sum));
   });
   table.row("runs", [&](std::size_t k, const Report&) { return std::to_string(runs[k].size()); });
@@ -166,12 +159,7 @@ nlohmann::json to_json(const Report& r, const std::string& deck) {
   j["halo_share"] = r.halo_share;
   j["total_mass"] = r.mass;
   j["timers"] = apps::timers_json(r.timers, false);
-  nlohmann::json levels = nlohmann::json::array();
-  for (std::size_t l = 0; l < r.level_names.size(); ++l) {
-    levels.push_back(
-        {{"name", r.level_names[l]}, {"bytes", r.halo_bytes[l]}, {"messages", r.halo_messages[l]}});
-  }
-  j["halo"] = {{"levels", levels}};
+  j["halo"] = apps::halo_json(r.halo);
   return j;
 }
 

@@ -25,4 +25,15 @@ inline MPI_Comm first_ranks(int n) {
   return comm;
 }
 
+/// \brief Runs body(comm) on the first min(n, world size) ranks, comm being their
+/// communicator; the other ranks skip it. For tests of numerics that need not run on every
+/// rank (many exchanges of a small mesh, slow on oversubscribed ranks).
+template <class Body>
+void on_first_ranks(int n, Body body) {
+  MPI_Comm comm = first_ranks(n < world_size() ? n : world_size());
+  if (comm == MPI_COMM_NULL) return;
+  body(comm);
+  MPI_Comm_free(&comm);
+}
+
 } // namespace hcart::test

@@ -229,7 +229,7 @@ double poisson_error(const jacobi::Solver& solver, double scale) {
 // they wait. The error reaches every rank.
 double solve_poisson(std::int64_t n, bool against_discrete) {
   double error = 0.0;
-  if (MPI_Comm comm = first_ranks(std::min(test::world_size(), 2)); comm != MPI_COMM_NULL) {
+  test::on_first_ranks(2, [&](MPI_Comm comm) {
     GridSpec spec;
     spec.global_size = {n, n, n};
     jacobi::Settings s;
@@ -237,21 +237,17 @@ double solve_poisson(std::int64_t n, bool against_discrete) {
     s.tolerance = 1e-14;
     s.max_iterations = 40000;
     s.check_every = 50;
-    {
-      const Decomposition decomp(comm, spec);
-      const jacobi::Passes passes = jacobi::plan_passes(s, decomp);
-      const Grid grid(decomp, passes.halo_width);
-      Timers timers;
-      jacobi::Solver solver(grid, s, passes.iterations_per_pass, timers);
-      const jacobi::Result r = solver.run();
-      EXPECT_TRUE(r.converged) << "n = " << n << ": residual " << r.residual << " after "
-                               << r.iterations;
-      const double d = static_cast<double>(n);
-      error =
-          poisson_error(solver, against_discrete ? jacobi::poisson_discrete_scale(d, d, d) : 1.0);
-    }
-    MPI_Comm_free(&comm);
-  }
+    const Decomposition decomp(comm, spec);
+    const jacobi::Passes passes = jacobi::plan_passes(s, decomp);
+    const Grid grid(decomp, passes.halo_width);
+    Timers timers;
+    jacobi::Solver solver(grid, s, passes.iterations_per_pass, timers);
+    const jacobi::Result r = solver.run();
+    EXPECT_TRUE(r.converged) << "n = " << n << ": residual " << r.residual << " after "
+                             << r.iterations;
+    const double d = static_cast<double>(n);
+    error = poisson_error(solver, against_discrete ? jacobi::poisson_discrete_scale(d, d, d) : 1.0);
+  });
   MPI_Bcast(&error, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
   return error;
 }

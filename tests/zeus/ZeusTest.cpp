@@ -109,10 +109,7 @@ std::vector<double> gather(const Simulation& run, const Field<double>& field) {
 // ranks skip the body (the harness still agrees on the outcome with all of them).
 template <class Body>
 void on_two_ranks(Body body) {
-  MPI_Comm comm = first_ranks(std::min(test::world_size(), 2));
-  if (comm == MPI_COMM_NULL) return;
-  body(comm);
-  MPI_Comm_free(&comm);
+  test::on_first_ranks(2, body);
 }
 
 } // namespace
