@@ -3,7 +3,7 @@
 
     bench/cluster_halo.py [--build DIR] [--layout NODESxRANKS ...] [--ratio G0,G1,G2 ...]
                           [--base B] [--sizes S] [--rate RATE] [--burst SIZE]
-                          [--rounds K] [--repetitions N] [--json FILE]
+                          [--rounds K] [--repetitions N] [--calibrate] [--json FILE]
 
 For every layout (nodes x ranks per node) and mesh ratio, brings up the cluster with
 scripts/cluster.sh (every link shaped to RATE, both directions) and runs
@@ -12,7 +12,11 @@ exchange under the mpi, weighted and hierarchical strategies in turn (K rounds o
 exchanges; min and median over the rounds). Prints, per mesh and strategy, the process
 grid, the bytes that cross nodes per exchange (all nodes, and the busiest node's link),
 the time per exchange, what the busiest link alone would take at RATE, and the saving
-against mpi; the links' byte counters of the whole job are printed too. Needs root (the
+against mpi; the links' byte counters of the whole job are printed too. With --calibrate,
+each layout's cluster is first measured by `hcart-machine --measure` (a machine file,
+docs/machine-file.md), and every row shows the time hcart's model predicts from it, its
+error against the measured median, and whether the model ranks the strategies of each mesh
+in the measured order. Needs root (the
 cluster). The ranks yield the core while they wait (Open MPI's mpi_yield_when_idle):
 8 ranks share 2 cores here, and ranks that spin would hide the links behind the
 scheduler's time slices. Example (docs/benchmarks.md):
@@ -58,21 +62,37 @@ def human(b):
     return f"{b} B"
 
 
-def run_layout(args, nodes, ranks, ratio):
+def on_cluster(args, nodes, ranks, counters, program):
+    command = [os.path.join(ROOT, "scripts", "cluster.sh"), "--nodes", str(nodes),
+               "--ranks-per-node", str(ranks), "--rate", args.rate, "--burst", args.burst,
+               "--counters", counters, "--mpirun-flag", "--mca", "--mpirun-flag",
+               "mpi_yield_when_idle", "--mpirun-flag", "1", "--"] + program
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"cluster_halo.py: {' '.join(command)} failed ({done.returncode}):\n"
+                 f"{done.stderr.strip()}")
+    return done.stdout
+
+
+def calibrate(args, nodes, ranks, tmp):
+    """The layout's machine file, measured on its shaped cluster by hcart-machine --measure."""
+    path = os.path.join(tmp, f"machine-{nodes}x{ranks}.json")
+    on_cluster(args, nodes, ranks, os.path.join(tmp, "calibration-counters"),
+               [os.path.join(args.build, "bin", "hcart-machine"), "--measure", path,
+                "--repetitions", str(args.calibration_repetitions)])
+    with open(path) as f:
+        return path, json.load(f)
+
+
+def run_layout(args, nodes, ranks, ratio, machine_file):
     with tempfile.TemporaryDirectory() as tmp:
         counters = os.path.join(tmp, "counters")
-        command = [os.path.join(ROOT, "scripts", "cluster.sh"), "--nodes", str(nodes),
-                   "--ranks-per-node", str(ranks), "--rate", args.rate, "--burst", args.burst,
-                   "--counters", counters, "--mpirun-flag", "--mca", "--mpirun-flag",
-                   "mpi_yield_when_idle", "--mpirun-flag", "1", "--",
-                   os.path.join(args.build, "bin", "hcart-strategy-bench"), "--ratio", ratio,
+        program = [os.path.join(args.build, "bin", "hcart-strategy-bench"), "--ratio", ratio,
                    "--base", str(args.base), "--sizes", str(args.sizes), "--rounds",
                    str(args.rounds), "--repetitions", str(args.repetitions), "--json"]
-        done = subprocess.run(command, capture_output=True, text=True)
-        if done.returncode != 0:
-            sys.exit(f"cluster_halo.py: {' '.join(command)} failed ({done.returncode}):\n"
-                     f"{done.stderr.strip()}")
-        result = json.loads(done.stdout)
+        if machine_file is not None:
+            program += ["--machine-file", machine_file]
+        result = json.loads(on_cluster(args, nodes, ranks, counters, program))
         with open(counters) as f:
             links = [line.split() for line in f.read().splitlines()[1:]]
         result["links"] = [{"node": int(n), "tx_bytes": int(tx), "rx_bytes": int(rx)}
@@ -91,6 +111,8 @@ def main():
     parser.add_argument("--burst", default="64kb")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--repetitions", type=int, default=5)
+    parser.add_argument("--calibrate", action="store_true")
+    parser.add_argument("--calibration-repetitions", type=int, default=9)
     parser.add_argument("--json", default=None)
     args = parser.parse_args()
     layouts = [parse_layout(t) for t in (args.layout or ["4x2"])]
@@ -104,15 +126,28 @@ def main():
         sys.exit(f"cluster_halo.py: --build '{args.build}': no bin/hcart-strategy-bench there")
 
     report = {"rate": args.rate, "burst": args.burst, "runs": []}
+    errors, misranked = [], []
     print(f"links shaped to {args.rate} (burst {args.burst}); time per exchange, min / median "
           f"over {args.rounds} rounds of {args.repetitions} exchanges")
     header = (f"{'layout':>6} {'mesh':>14} {'strategy':>12} {'dims':>7} {'node bytes':>11} "
               f"{'busiest node':>12} {'link alone':>10} {'time min':>10} {'median':>10} {'saving':>8}")
+    if args.calibrate:
+        header += f" {'predicted':>10} {'error':>7}"
     print(header)
     print("-" * len(header))
+    calibration = tempfile.TemporaryDirectory()
     for nodes, ranks in layouts:
+        machine_path = None
+        if args.calibrate:
+            machine_path, machine_file = calibrate(args, nodes, ranks, calibration.name)
+            report.setdefault("machine_files", []).append(
+                {"nodes": nodes, "ranks_per_node": ranks, "machine_file": machine_file})
+            node = next(l for l in machine_file["levels"] if l["name"] == "node")
+            print(f"{nodes}x{ranks:<4} calibrated: node latency "
+                  f"{1e6 * node['latency_seconds']:.0f} us, bandwidth "
+                  f"{node['bandwidth_bytes_per_second'] / 1e6:.1f} MB/s at the largest volume")
         for ratio in ratios:
-            result = run_layout(args, nodes, ranks, ratio)
+            result = run_layout(args, nodes, ranks, ratio, machine_path)
             result.update({"nodes": nodes, "ranks_per_node": ranks})
             report["runs"].append(result)
             for entry in result["results"]:
@@ -126,14 +161,36 @@ def main():
                     alone = node["max_unit_bytes"] * 8 / bits
                     saving = ("same as " + m["same_as"]) if "same_as" in m else \
                         f"{100 * (1 - m['seconds'] / mpi):.1f}%"
-                    print(f"{nodes}x{ranks:<4} {mesh:>14} {m['method']:>12} "
-                          f"{'x'.join(map(str, m['dims'])):>7} {human(node['bytes']):>11} "
-                          f"{human(node['max_unit_bytes']):>12} {1e3 * alone:8.1f} ms "
-                          f"{1e3 * m['seconds_min']:7.1f} ms {1e3 * m['seconds']:7.1f} ms {saving:>8}")
+                    line = (f"{nodes}x{ranks:<4} {mesh:>14} {m['method']:>12} "
+                            f"{'x'.join(map(str, m['dims'])):>7} {human(node['bytes']):>11} "
+                            f"{human(node['max_unit_bytes']):>12} {1e3 * alone:8.1f} ms "
+                            f"{1e3 * m['seconds_min']:7.1f} ms {1e3 * m['seconds']:7.1f} ms {saving:>8}")
+                    if args.calibrate:
+                        error = m["predicted_seconds"] / m["seconds"] - 1
+                        errors.append(error)
+                        line += f" {1e3 * m['predicted_seconds']:7.1f} ms {100 * error:+6.1f}%"
+                    print(line)
+                if args.calibrate:
+                    # The order of the distinct decompositions, measured and predicted.
+                    distinct = [m for m in entry["methods"] if "same_as" not in m]
+                    measured = [m["method"] for m in sorted(distinct, key=lambda m: m["seconds"])]
+                    predicted = [m["method"] for m in
+                                 sorted(distinct, key=lambda m: m["predicted_seconds"])]
+                    entry["ranked_as_measured"] = measured == predicted
+                    if measured != predicted:
+                        misranked.append(f"{nodes}x{ranks} {mesh}")
+                        print(f"{nodes}x{ranks:<4} {mesh:>14} ranked differently: measured "
+                              f"{' < '.join(measured)}, predicted {' < '.join(predicted)}")
             busiest = max(link["tx_bytes"] for link in result["links"])
             total = sum(link["tx_bytes"] for link in result["links"])
             print(f"{nodes}x{ranks:<4} the job's links: {human(total)} sent in all, the busiest "
                   f"{human(busiest)}")
+    if args.calibrate and errors:
+        worst = max(errors, key=abs)
+        print(f"model: prediction / measured median - 1 from {100 * min(errors):+.1f}% to "
+              f"{100 * max(errors):+.1f}% (worst {100 * worst:+.1f}%); "
+              + ("every mesh ranked as measured" if not misranked
+                 else "ranked differently: " + ", ".join(misranked)))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(report, f, indent=1)

@@ -76,6 +76,8 @@ std::vector<PlanOutcome> plan_all(const PlanRequest& request) {
     if (outcome.plan) {
       outcome.traffic =
           traffic_model(*outcome.plan, request.machine, request.mesh, request.traffic);
+      if (request.timings)
+        outcome.time = predict_exchange_time(level_loads(outcome.traffic), *request.timings);
     }
     outcomes.push_back(std::move(outcome));
   }
@@ -129,6 +131,18 @@ void print_table(std::ostream& out, const PlanRequest& request,
         [l](const PlanOutcome& o) { return human_bytes(o.traffic.levels[l].max_unit_bytes); });
     row(name + " messages",
         [l](const PlanOutcome& o) { return std::to_string(o.traffic.levels[l].messages); });
+    row(name + " max messages per rank", [l](const PlanOutcome& o) {
+      return std::to_string(o.traffic.levels[l].max_rank_messages);
+    });
+  }
+  if (request.timings) {
+    table.add_rule();
+    for (std::size_t l = 0; l < levels.size(); ++l) {
+      row("predicted " + levels[l].name + " time",
+          [l](const PlanOutcome& o) { return fixed(o.time->level_seconds[l] * 1e3, "%.3f ms"); });
+    }
+    row("predicted exchange time",
+        [](const PlanOutcome& o) { return fixed(o.time->seconds * 1e3, "%.3f ms"); });
   }
   table.add_rule();
   row("max rank halo bytes",
@@ -152,6 +166,11 @@ void print_table(std::ostream& out, const PlanRequest& request,
     row("saving vs mpi, total bytes", [&](const PlanOutcome& o) {
       return percent_saving(o.traffic.total_bytes, mpi->traffic.total_bytes);
     });
+    if (request.timings && mpi->time->seconds > 0) {
+      row("saving vs mpi, predicted time", [&](const PlanOutcome& o) {
+        return fixed(100.0 * (1.0 - o.time->seconds / mpi->time->seconds), "%.1f%%");
+      });
+    }
     if (mpi->plan) {
       const double base = weighted_objective(w, mpi->plan->dims);
       row("saving vs mpi, weighted objective", [&](const PlanOutcome& o) {
@@ -164,6 +183,13 @@ void print_table(std::ostream& out, const PlanRequest& request,
          "factorization minimises (w_i = G c_i h_i / g_i: the bytes one cut costs, scaled by "
          "the cost factors c_i; with cost factors other than 1 it ranks plans differently from "
          "the raw bytes).\n";
+  if (request.timings) {
+    out << "predicted time: per level, the machine file's exchange time at the busiest unit's "
+           "bytes plus its latency for each message a rank sends beyond the calibration's; the "
+           "slowest level "
+           "counts (figures measured on "
+        << request.timings->machine << ", docs/machine-file.md).\n";
+  }
   for (const auto& o : outcomes) {
     if (!o.plan) out << to_string(o.strategy) << ": " << o.problem << "\n";
   }
@@ -213,11 +239,18 @@ nlohmann::json to_json(const PlanRequest& request, const std::vector<PlanOutcome
       traffic_levels.push_back({{"name", t.name},
                                 {"bytes", t.bytes},
                                 {"max_unit_bytes", t.max_unit_bytes},
-                                {"messages", t.messages}});
+                                {"messages", t.messages},
+                                {"max_rank_messages", t.max_rank_messages}});
     }
     p["traffic"] = {{"levels", traffic_levels},
                     {"max_rank_halo_bytes", o.traffic.max_rank_halo_bytes},
                     {"total_bytes", o.traffic.total_bytes}};
+    if (o.time) {
+      json seconds = json::object();
+      for (std::size_t l = 0; l < o.time->level_seconds.size(); ++l)
+        seconds[o.traffic.levels[l].name] = o.time->level_seconds[l];
+      p["predicted_time"] = {{"seconds", o.time->seconds}, {"levels", seconds}};
+    }
     if (mpi != nullptr) {
       auto ratio = [](std::int64_t v, std::int64_t b) {
         return b > 0 ? 1.0 - static_cast<double>(v) / static_cast<double>(b) : 0.0;

@@ -5,6 +5,7 @@
 #include <hcart/mapping/Machine.hpp>
 #include <hcart/mapping/Mesh.hpp>
 #include <hcart/mapping/Plan.hpp>
+#include <hcart/mapping/TimeModel.hpp>
 #include <hcart/mapping/TrafficModel.hpp>
 
 #include <nlohmann/json.hpp>
@@ -23,6 +24,7 @@ struct PlanRequest {
   std::vector<Strategy> strategies;
   std::vector<std::int64_t> dims; ///< fixed dims (0 = free)
   TrafficOptions traffic;
+  std::optional<MachineTimings> timings; ///< a machine file's figures: predict exchange times
 };
 
 struct PlanOutcome {
@@ -30,6 +32,7 @@ struct PlanOutcome {
   std::optional<Plan> plan; ///< empty when the strategy has no valid plan
   std::string problem;      ///< why not (e.g. MPI_Dims_create cut a direction too finely)
   Traffic traffic;
+  std::optional<ExchangeTime> time; ///< predicted, with the request's timings
 };
 
 /// \brief Plans every strategy of the request; the Mpi strategy calls MPI_Dims_create.

@@ -20,7 +20,7 @@ std::string factors_text(const RunReport& r) {
 } // namespace
 
 RunReport collect(const Decomposition& decomp, const Solver& solver, const Result& result,
-                  const Timers& timers) {
+                  const Timers& timers, const std::optional<MachineTimings>& timings) {
   RunReport r;
   const DecompositionReport& d = decomp.report();
   r.strategy = to_string(d.strategy);
@@ -65,6 +65,8 @@ RunReport collect(const Decomposition& decomp, const Solver& solver, const Resul
   HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, per, 2, MPI_DOUBLE, MPI_MAX, decomp.comm()));
   r.compute_per_iteration = per[0];
   r.halo_per_iteration = per[1];
+  r.exchange =
+      apps::exchange_timing(solver.halo_counters(), apps::halo_seconds(timers), decomp, timings);
   return r;
 }
 
@@ -169,6 +171,14 @@ void print_comparison(std::ostream& out, const std::vector<std::vector<RunReport
   table.row("halo / iteration", [](std::size_t, const RunReport& r) {
     return apps::fixed(r.halo_per_iteration * 1e3, "%.3f ms");
   });
+  table.row("halo / exchange", [](std::size_t, const RunReport& r) {
+    return apps::fixed(r.exchange.measured * 1e3, "%.3f ms");
+  });
+  if (runs.front().front().exchange.predicted) {
+    table.row("halo / exchange, predicted", [](std::size_t, const RunReport& r) {
+      return apps::fixed(*r.exchange.predicted * 1e3, "%.3f ms");
+    });
+  }
   table.row("seconds min / median", [&](std::size_t k, const RunReport&) {
     const apps::Spread t = table.seconds(k);
     return apps::fixed(t.min, "%.3f") + " / " + apps::fixed(t.median, "%.3f");

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "Compare.hpp"
+#include "ExchangePrediction.hpp"
 #include "JacobiSolver.hpp"
 
 #include <hcart/core/Timers.hpp>
@@ -10,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -34,11 +36,12 @@ struct RunReport {
   HaloCounters halo;                ///< summed over ranks: machine levels, then "self"
   double compute_per_iteration = 0; ///< max over ranks, seconds
   double halo_per_iteration = 0;    ///< max over ranks of pack + wait + unpack, seconds
+  apps::ExchangeTiming exchange;    ///< per halo exchange, measured and (machine file) predicted
 };
 
 /// \brief Gathers the report of a finished run (collective over the decomposition).
 RunReport collect(const Decomposition& decomp, const Solver& solver, const Result& result,
-                  const Timers& timers);
+                  const Timers& timers, const std::optional<MachineTimings>& timings);
 void print_run(std::ostream& out, const RunReport& report);
 nlohmann::json to_json(const RunReport& report, const std::string& deck);
 /// \brief Compare mode's table: one column per strategy, over its repeated runs (min and

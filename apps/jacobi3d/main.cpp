@@ -26,7 +26,8 @@ namespace {
 
 using namespace hcart;
 
-jacobi::RunReport run_once(const jacobi::Config& config, bool verbose, int rank) {
+jacobi::RunReport run_once(const jacobi::Config& config, bool verbose, int rank,
+                           const std::optional<MachineTimings>& timings = {}) {
   Timers timers;
   auto total = std::make_unique<Timers::Region>(timers, "total");
   // One decomposition (of the communication of one iteration), then the iterations per
@@ -48,7 +49,7 @@ jacobi::RunReport run_once(const jacobi::Config& config, bool verbose, int rank)
   };
   const jacobi::Result result = solver.run(progress);
   total.reset();
-  return jacobi::collect(decomp, solver, result, timers);
+  return jacobi::collect(decomp, solver, result, timers, timings);
 }
 
 } // namespace
@@ -65,7 +66,10 @@ int main(int argc, char* argv[]) {
         cli.app(), compare, repeats,
         "run every strategy (mpi, weighted, hierarchical; manual when dims are "
         "given) --repeats times, in turn, and print them side by side");
+    std::string machine_file;
+    hcart::apps::add_machine_file_option(cli.app(), machine_file);
     if (!cli.parse(argc, argv, MPI_COMM_WORLD)) return 0;
+    const auto timings = hcart::apps::load_machine_file(machine_file, MPI_COMM_WORLD);
     const hcart::Deck deck = cli.load_deck(MPI_COMM_WORLD);
     jacobi::Config config;
     hcart::agree_on_errors(MPI_COMM_WORLD, [&] { config = jacobi::read_config(deck); });
@@ -98,7 +102,7 @@ int main(int argc, char* argv[]) {
             std::cout << "running strategy " << hcart::to_string(s) << " (run " << repeat + 1
                       << " of " << repeats << ")" << std::endl;
           }
-          return run_once(c, false, env.rank());
+          return run_once(c, false, env.rank(), timings);
         });
     if (root) {
       std::cout << "\n";

@@ -5,6 +5,7 @@
 #include "AppDeck.hpp"
 #include "AppTimers.hpp"
 #include "Compare.hpp"
+#include "ExchangePrediction.hpp"
 #include "Table.hpp"
 #include "Text.hpp"
 #include "ZeusConfig.hpp"
@@ -39,10 +40,12 @@ struct Report {
   HaloCounters halo;                ///< summed over ranks: machine levels, then "self"
   double zone_updates_per_rank = 0; ///< per second
   double halo_share = 0;            ///< of the slowest rank's total
+  apps::ExchangeTiming exchange;    ///< per halo exchange, measured and (machine file) predicted
   double mass = 0;
 };
 
-Report run_once(const zeus::Config& config, bool verbose, int rank) {
+Report run_once(const zeus::Config& config, bool verbose, int rank,
+                const std::optional<MachineTimings>& timings = {}) {
   Timers timers;
   auto total = std::make_unique<Timers::Region>(timers, "total");
   const Decomposition decomp = apps::decompose(MPI_COMM_WORLD, config.spec, config.decomposition);
@@ -85,6 +88,7 @@ Report run_once(const zeus::Config& config, bool verbose, int rank) {
   double share = timers.seconds("total") > 0 ? halo / timers.seconds("total") : 0.0;
   HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &share, 1, MPI_DOUBLE, MPI_MAX, decomp.comm()));
   r.halo_share = share;
+  r.exchange = apps::exchange_timing(hydro.halo().counters(), halo, decomp, timings);
   r.mass = hydro.total_mass();
   return r;
 }
@@ -133,6 +137,14 @@ void print_comparison(const std::vector<std::vector<Report>>& runs) {
   table.row("Mzone updates/s/rank", [](std::size_t, const Report& r) {
     return fixed(r.zone_updates_per_rank / 1e6, "%.3f");
   });
+  table.row("halo / exchange", [](std::size_t, const Report& r) {
+    return fixed(r.exchange.measured * 1e3, "%.3f ms");
+  });
+  if (runs.front().front().exchange.predicted) {
+    table.row("halo / exchange, predicted", [](std::size_t, const Report& r) {
+      return fixed(*r.exchange.predicted * 1e3, "%.3f ms");
+    });
+  }
   table.row("halo share",
             [](std::size_t, const Report& r) { return fixed(100 * r.halo_share, "%.1f%%"); });
   table.row("saving vs mpi, median time",
@@ -176,7 +188,10 @@ int main(int argc, char* argv[]) {
     hcart::apps::add_compare_options(
         cli.app(), compare, repeats,
         "run every strategy --repeats times, in turn, and print them side by side");
+    std::string machine_file;
+    hcart::apps::add_machine_file_option(cli.app(), machine_file);
     if (!cli.parse(argc, argv, MPI_COMM_WORLD)) return 0;
+    const auto timings = hcart::apps::load_machine_file(machine_file, MPI_COMM_WORLD);
     const hcart::Deck deck = cli.load_deck(MPI_COMM_WORLD);
     zeus::Config config;
     hcart::agree_on_errors(MPI_COMM_WORLD, [&] { config = zeus::read_config(deck); });
@@ -206,7 +221,7 @@ int main(int argc, char* argv[]) {
             std::cout << "running strategy " << hcart::to_string(s) << " (run " << repeat + 1
                       << " of " << repeats << ")" << std::endl;
           }
-          return run_once(c, false, env.rank());
+          return run_once(c, false, env.rank(), timings);
         });
     if (root) print_comparison(runs);
     return 0;

@@ -17,7 +17,7 @@ using hcart::Mesh;
 namespace {
 
 struct Direct {
-  std::vector<std::int64_t> bytes, messages;
+  std::vector<std::int64_t> bytes, messages, max_rank_messages;
   std::int64_t max_rank = 0;
 };
 
@@ -41,6 +41,8 @@ Direct direct_count(const hcart::Plan& plan, const Machine& machine, const Mesh&
   Direct out;
   out.bytes.assign(depth + 1, 0);
   out.messages.assign(depth + 1, 0);
+  out.max_rank_messages.assign(depth + 1, 0);
+  std::map<std::pair<std::int64_t, int>, std::int64_t> rank_messages; // (sender, level)
   std::map<std::tuple<std::int64_t, std::int64_t, int>, std::int64_t> message_bytes;
   std::vector<std::int64_t> sent(P, 0);
   for (std::int64_t q = 0; q < P; ++q) {
@@ -85,6 +87,9 @@ Direct direct_count(const hcart::Plan& plan, const Machine& machine, const Mesh&
     const int level = hcart::separating_level(uf, ut);
     out.bytes[level] += bytes;
     out.messages[level] += 1;
+    std::int64_t& n = rank_messages[{from, level}];
+    n += 1;
+    out.max_rank_messages[level] = std::max(out.max_rank_messages[level], n);
     if (level < depth) sent[from] += bytes;
   }
   for (auto s : sent)
@@ -126,6 +131,8 @@ TEST(TrafficModel, MatchesADirectCountOfHaloCells) {
         ASSERT_EQ(model.levels[l].bytes, direct.bytes[l])
             << "trial " << trial << " level " << l << " corners " << corners;
         ASSERT_EQ(model.levels[l].messages, direct.messages[l]) << "trial " << trial;
+        ASSERT_EQ(model.levels[l].max_rank_messages, direct.max_rank_messages[l])
+            << "trial " << trial << " level " << l;
       }
       ASSERT_EQ(model.max_rank_halo_bytes, direct.max_rank) << "trial " << trial;
       ++cases;

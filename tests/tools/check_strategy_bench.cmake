@@ -1,11 +1,25 @@
 # hcart-strategy-bench on a synthetic 2-node machine: its per-level bytes, and the bytes of
 # each level's busiest unit, equal hcart-plan's
 # for every mesh and strategy (mpi, weighted, hierarchical: the same names as hcart-plan's),
-# and strategies that print "same as" another have its grid.
-#   cmake -DBENCH=<exe> -DPLAN=<exe> -DLAUNCH="mpiexec|-n|8|flags" -DMACHINE="node:2 core:4" -P ...
+# and strategies that print "same as" another have its grid. With a machine file measured
+# first by hcart-machine --measure on the same launch, the time the bench predicts from its
+# own counts (busiest unit, most messages of a rank) is the time hcart-plan predicts from its
+# traffic model, to the bit (the same loads through the same model).
+#   cmake -DBENCH=<exe> -DPLAN=<exe> -DMEASURE=<hcart-machine> -DSCRATCH=<dir>
+#         -DLAUNCH="mpiexec|-n|8|flags" -DMACHINE="node:2 core:4" -P ...
 cmake_minimum_required(VERSION 3.20)
 string(REPLACE "|" ";" LAUNCH "${LAUNCH}")
+file(MAKE_DIRECTORY ${SCRATCH})
+set(machine_file ${SCRATCH}/machine.json)
+file(REMOVE ${machine_file})
+execute_process(COMMAND ${LAUNCH} ${MEASURE} --machine ${MACHINE} --measure ${machine_file}
+                        --max-bytes 16384 --warmup-bytes 0 --repetitions 2
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
+if(NOT rc EQUAL 0 OR NOT EXISTS ${machine_file})
+  message(FATAL_ERROR "hcart-machine --measure failed (${rc}): ${out}${err}")
+endif()
 execute_process(COMMAND ${LAUNCH} ${BENCH} --machine ${MACHINE} --sizes 3 --base 4 --repetitions 3 --rounds 2 --json
+                        --machine-file ${machine_file}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE json ERROR_VARIABLE err TIMEOUT 120)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "hcart-strategy-bench failed (${rc}): ${err}")
@@ -23,7 +37,7 @@ foreach(r RANGE ${last})
   math(EXPR mlast "${nmethods} - 1")
   foreach(m RANGE ${mlast})
     string(JSON method GET "${json}" results ${r} methods ${m} method)
-    set(args --mesh ${mesh} --halo 1,1,1 --machine ${MACHINE} --json)
+    set(args --mesh ${mesh} --halo 1,1,1 --machine ${MACHINE} --machine-file ${machine_file} --json)
     if(NOT method MATCHES "^(mpi|weighted|hierarchical)$")
       message(FATAL_ERROR "hcart-strategy-bench names a strategy '${method}'")
     endif()
@@ -38,6 +52,13 @@ foreach(r RANGE ${last})
     execute_process(COMMAND ${PLAN} ${args} RESULT_VARIABLE prc OUTPUT_VARIABLE plan ERROR_VARIABLE perr)
     if(NOT prc EQUAL 0)
       message(FATAL_ERROR "hcart-plan ${args} failed: ${perr}")
+    endif()
+    string(JSON predicted GET "${json}" results ${r} methods ${m} predicted_seconds)
+    string(JSON planned_time GET "${plan}" plans 0 predicted_time seconds)
+    # The same loads through the same model: the same double, so the same JSON text.
+    if(NOT predicted STREQUAL planned_time OR predicted STREQUAL "0.0")
+      message(FATAL_ERROR "mesh ${mesh}, ${method}: hcart-strategy-bench predicts ${predicted} s, "
+                          "hcart-plan ${planned_time} s")
     endif()
     string(JSON nlevels LENGTH "${json}" results ${r} methods ${m} levels)
     math(EXPR llast "${nlevels} - 1")

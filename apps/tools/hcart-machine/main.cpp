@@ -1,12 +1,18 @@
 // hcart-machine: what hcart sees of the machine it runs on, and the plan it would make.
 //
 //   hcart-mpiexec -n 4 hcart-machine [--mesh 512,512,512] [--machine "node:2 core:2"]
+//                                    [--measure FILE [--max-bytes N] [--warmup-bytes N]
+//                                                    [--repetitions N]]
 //
 // Detects the hierarchy of the ranks it was started on (MPI shared-memory nodes, then
 // sockets, NUMA nodes, L3 caches and cores from each rank's hwloc binding; docs/design.md,
 // 'The hardware hierarchy'), or takes a synthetic one (--machine or $HCART_MACHINE), prints
 // every rank's place in it, then plans a mesh for it with every strategy side by side (as
-// hcart-plan does).
+// hcart-plan does). With --measure it then measures every level's latency and exchange curve
+// (hcart/topology/LevelTimings.hpp) and writes them to a machine file (docs/machine-file.md)
+// that hcart-plan, hcart-strategy-bench and the apps' compare mode read with --machine-file
+// to predict the time of one halo exchange per strategy.
+#include "MachineFile.hpp"
 #include "PlanReport.hpp"
 #include "Text.hpp"
 
@@ -15,7 +21,10 @@
 #include <hcart/core/Main.hpp>
 #include <hcart/core/MpiCheck.hpp>
 #include <hcart/topology/Detect.hpp>
+#include <hcart/topology/LevelTimings.hpp>
 
+#include <cstdio>
+#include <fstream>
 #include <iostream>
 
 int main(int argc, char* argv[]) {
@@ -36,6 +45,20 @@ int main(int argc, char* argv[]) {
                    "rank numbering of a synthetic machine: block or round-robin")
         ->capture_default_str();
     app.add_flag("--corners", corners, "count edge and corner messages too");
+    std::string measure_path;
+    hcart::LevelTimingOptions measure;
+    app.add_option("--measure", measure_path,
+                   "measure every level's latency and exchange times and write them to this "
+                   "machine file (JSON)");
+    app.add_option("--max-bytes", measure.max_unit_bytes,
+                   "with --measure: the largest volume one unit sends (from 4 KiB, 2x each step)")
+        ->capture_default_str();
+    app.add_option("--warmup-bytes", measure.warmup_unit_bytes,
+                   "with --measure: untimed volume per unit before each volume is timed")
+        ->capture_default_str();
+    app.add_option("--repetitions", measure.repetitions,
+                   "with --measure: timed exchanges per volume (their median counts)")
+        ->capture_default_str();
     if (!hcart::parse_command_line(app, argc, argv, MPI_COMM_WORLD)) return 0;
 
     PlanRequest request;
@@ -52,6 +75,22 @@ int main(int argc, char* argv[]) {
       request.mesh.periodic.assign(request.mesh.global_size.size(), false);
       hcart::validate(request.mesh);
       placement = hcart::parse_placement(placement_text);
+      HCART_REQUIRE(measure.max_unit_bytes >= measure.min_unit_bytes &&
+                        measure.max_unit_bytes <= (std::int64_t{1} << 31),
+                    "--max-bytes: " << measure.max_unit_bytes << ", expected "
+                                    << measure.min_unit_bytes << " to 2147483648");
+      HCART_REQUIRE(measure.warmup_unit_bytes >= 0 &&
+                        measure.warmup_unit_bytes <= (std::int64_t{1} << 40),
+                    "--warmup-bytes: " << measure.warmup_unit_bytes << ", expected 0 to 2^40");
+      HCART_REQUIRE(measure.repetitions >= 1 && measure.repetitions <= 10000,
+                    "--repetitions: " << measure.repetitions << ", expected 1 to 10000");
+      // The file is written at the end, whole or not at all; that it can be is known first.
+      if (!measure_path.empty() && env.rank() == 0) {
+        std::ofstream probe(measure_path + ".part");
+        HCART_REQUIRE(probe.good(), "--measure: cannot write '" << measure_path << "'");
+        probe.close();
+        std::remove((measure_path + ".part").c_str());
+      }
     });
     const hcart::DetectedHierarchy hierarchy =
         hcart::resolve_machine(MPI_COMM_WORLD, machine_text, placement);
@@ -79,6 +118,29 @@ int main(int argc, char* argv[]) {
       if (shown < m.ranks()) std::cout << "  ... (" << m.ranks() - shown << " more ranks)\n";
       std::cout << "\n";
       print_table(std::cout, request, outcomes);
+    }
+    if (measure_path.empty()) return 0;
+    const hcart::MachineTimings timings =
+        hcart::measure_level_timings(MPI_COMM_WORLD, hierarchy.machine, env.rank(), measure);
+    hcart::agree_on_errors(MPI_COMM_WORLD, [&] {
+      if (env.rank() != 0) return;
+      const std::string part = measure_path + ".part";
+      {
+        std::ofstream out(part);
+        out << machine_file_json(timings, hierarchy.machine.source()).dump(2) << "\n";
+        out.close();
+        HCART_REQUIRE(out.good(), "--measure: writing '" << part << "' failed");
+      }
+      HCART_REQUIRE(std::rename(part.c_str(), measure_path.c_str()) == 0,
+                    "--measure: cannot rename '" << part << "' to '" << measure_path << "'");
+    });
+    if (env.rank() == 0) {
+      std::cout << "\nmeasured (" << measure.repetitions << " exchanges per volume, medians), "
+                << "written to " << measure_path << ":\n";
+      if (timings.levels.empty())
+        std::cout << "  no level has two units: nothing to measure\n";
+      else
+        machine_timings_table(timings).print(std::cout);
     }
     return 0;
   });

@@ -5,7 +5,9 @@
 // prints, for every strategy side by side, the per-level factors, the process grid and the
 // exact halo traffic per hardware level (docs/algorithms.md, 'Traffic model'), and the
 // saving against what MPI_Dims_create gives. --json writes the same data as described in
-// docs/plan-json.md.
+// docs/plan-json.md. With --machine-file (written by `hcart-machine --measure`) it also
+// predicts the time of one halo exchange per strategy (docs/machine-file.md).
+#include "MachineFile.hpp"
 #include "PlanReport.hpp"
 #include "Text.hpp"
 
@@ -23,6 +25,7 @@ int main(int argc, char* argv[]) {
                  "and compare strategies by their exact halo traffic per hardware level.",
                  "hcart-plan"};
     std::string mesh_text, halo_text, cost_text, weights_text, periodic_text, machine_text;
+    std::string machine_file;
     std::string placement_text = "block", strategy_text = "all", dims_text;
     int elem_bytes = 8;
     bool corners = false, json = false;
@@ -36,7 +39,11 @@ int main(int argc, char* argv[]) {
     cost->excludes(weights);
     app.add_option("--periodic", periodic_text, "periodic flags per direction, e.g. 0,0,1");
     app.add_option("--machine", machine_text,
-                   "machine levels, coarse first, e.g. \"node:8 socket:2 core:16\" (required)");
+                   "machine levels, coarse first, e.g. \"node:8 socket:2 core:16\" (required "
+                   "unless --machine-file gives it)");
+    app.add_option("--machine-file", machine_file,
+                   "measured figures (hcart-machine --measure): predict each strategy's "
+                   "exchange time; its machine unless --machine is given");
     app.add_option("--placement", placement_text, "rank numbering: block or round-robin")
         ->capture_default_str();
     app.add_option("--strategy", strategy_text,
@@ -54,6 +61,10 @@ int main(int argc, char* argv[]) {
       // The values given first, in the order of the command line's help; then what is missing.
       if (!mesh_text.empty()) parse_int_list("--mesh", mesh_text);
       if (!machine_text.empty()) hcart::Machine::parse(machine_text);
+      if (!machine_file.empty()) {
+        request.timings = read_machine_file(machine_file);
+        if (machine_text.empty()) machine_text = request.timings->machine;
+      }
       HCART_REQUIRE(!mesh_text.empty(), "--mesh is required, e.g. --mesh 2048,1024,512");
       HCART_REQUIRE(!machine_text.empty(),
                     "--machine is required, e.g. --machine \"node:8 socket:2 core:16\"");

@@ -3,7 +3,7 @@
 //
 //   hcart-mpiexec -n 8 hcart-strategy-bench [--ratio 1,2,4] [--base 4] [--sizes 10]
 //                 [--repetitions 50] [--rounds 5] [--memory-cap 512]
-//                 [--machine "node:2 core:4"] [--json]
+//                 [--machine "node:2 core:4"] [--machine-file FILE] [--json]
 //
 // For a mesh ratio g0:g1:g2 and global sizes growing 8x in volume from one to the next, it
 // times a halo exchange (each rank swaps one layer with its two neighbours in every
@@ -23,8 +23,11 @@
 // HaloExchanger on real fields is bench/ExchangerBench.cpp's); sizes whose buffers exceed
 // --memory-cap MiB per rank are skipped and said so. Compare mode's helpers
 // (apps/common/Compare.hpp) decide what counts as the same decomposition, the order of the
-// rounds, min / median and the savings.
+// rounds, min / median and the savings. With --machine-file (hcart-machine --measure) it
+// prints beside each time the time hcart's model predicts from the bytes it counted
+// (docs/machine-file.md).
 #include "Compare.hpp"
+#include "MachineFile.hpp"
 #include "Table.hpp"
 #include "Text.hpp"
 
@@ -42,6 +45,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 
 namespace {
 
@@ -52,6 +56,8 @@ struct Measurement {
   apps::GridIdentity grid;            // the process grid and every rank's place on it
   std::vector<long long> level_bytes; // per exchange, all ranks; machine levels then self
   std::vector<long long> busiest;     // per machine level: most bytes one unit sends across it
+  std::vector<long long> messages;    // per machine level: most messages one rank sends across it
+  double predicted = 0;               // the time model's seconds per exchange (--machine-file)
   long long bytes = 0;                // per exchange, all ranks, between different ranks
   std::vector<double> rounds;         // per exchange, slowest rank, median of a round
   apps::Spread time;                  // over the rounds
@@ -75,6 +81,7 @@ Measurement prepare(const Decomposition& d, Exchange& x) {
   x.d = &d;
   const int levels = d.machine().level_count();
   m.level_bytes.assign(levels + 1, 0);
+  m.messages.assign(levels + 1, 0);
   const Block block = d.block(spec.halo_width);
   std::array<long long, 3> face{};
   for (int i = 0; i < 3; ++i) {
@@ -94,6 +101,7 @@ Measurement prepare(const Decomposition& d, Exchange& x) {
       x.send[2 * i + side].assign(static_cast<std::size_t>(face[i]), 1.0);
       x.recv[2 * i + side].assign(static_cast<std::size_t>(face[i]), 0.0);
       m.level_bytes[d.separating_level(d.rank(), peer)] += face[i] * 8;
+      m.messages[d.separating_level(d.rank(), peer)] += 1;
     }
   }
   // The busiest unit of each level: the most bytes the ranks of one unit send across that
@@ -115,6 +123,8 @@ Measurement prepare(const Decomposition& d, Exchange& x) {
   }
   HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, m.level_bytes.data(), levels + 1, MPI_LONG_LONG,
                                 MPI_SUM, d.comm()));
+  HCART_MPI_CHECK(
+      MPI_Allreduce(MPI_IN_PLACE, m.messages.data(), levels + 1, MPI_LONG_LONG, MPI_MAX, d.comm()));
   for (int l = 0; l < levels; ++l)
     m.bytes += m.level_bytes[l];
   return m;
@@ -184,9 +194,13 @@ int main(int argc, char* argv[]) {
                    "synthetic machine (default: $HCART_MACHINE, else detect)");
     app.add_option("--placement", placement_text, "rank numbering of a synthetic machine")
         ->capture_default_str();
+    std::string machine_file;
+    app.add_option("--machine-file", machine_file,
+                   "measured figures (hcart-machine --measure): show the predicted time too");
     app.add_flag("--json", json, "write JSON instead of tables");
     if (!hcart::parse_command_line(app, argc, argv, MPI_COMM_WORLD)) return 0;
     std::vector<std::int64_t> ratio;
+    std::optional<hcart::MachineTimings> timings;
     hcart::Placement placement = hcart::Placement::Block;
     hcart::agree_on_errors(MPI_COMM_WORLD, [&] {
       ratio = parse_int_list("--ratio", ratio_text, 3);
@@ -201,6 +215,7 @@ int main(int argc, char* argv[]) {
                     "--rounds: " << rounds << ", expected 1 to 1000");
       HCART_REQUIRE(cap_mib > 0, "--memory-cap: " << cap_mib << ", expected > 0");
       placement = hcart::parse_placement(placement_text);
+      if (!machine_file.empty()) timings = read_machine_file(machine_file);
     });
     const std::vector<hcart::Strategy> methods = {hcart::Strategy::Mpi, hcart::Strategy::Weighted,
                                                   hcart::Strategy::Hierarchical};
@@ -256,6 +271,14 @@ int main(int argc, char* argv[]) {
         machine_shown = d->report().machine + " (" + d->report().machine_source + ")";
         Measurement m = prepare(*d, exchanges[row.size()]);
         m.method = hcart::to_string(method);
+        if (timings) {
+          std::vector<hcart::LevelLoad> loads;
+          for (std::size_t l = 0; l < m.busiest.size(); ++l)
+            loads.push_back({level_names[l], m.busiest[l], m.messages[l]});
+          hcart::agree_on_errors(d->comm(), [&] {
+            m.predicted = hcart::predict_exchange_time(loads, *timings).seconds;
+          });
+        }
         row.push_back(m);
         decomps.push_back(std::move(d));
       }
@@ -302,6 +325,7 @@ int main(int argc, char* argv[]) {
                                   {"levels", levels},           {"bytes", m.bytes},
                                   {"seconds", m.time.median},   {"seconds_min", m.time.min},
                                   {"seconds_rounds", m.rounds}, {"bandwidth", m.bandwidth}};
+        if (timings) entry_m["predicted_seconds"] = m.predicted;
         if (m.same_as.empty()) {
           entry_m["saving_vs_mpi"] = 1.0 - m.time.median / row.front().time.median;
         } else {
@@ -314,18 +338,32 @@ int main(int argc, char* argv[]) {
       if (env.rank() == 0 && !json) {
         std::cout << "mesh " << mesh << ", " << env.size() << " ranks, machine " << machine_shown
                   << "\n";
-        Table table({"strategy", "dims", level_names[0] + " bytes", "busiest " + level_names[0],
-                     "halo bytes", "time min", "time median", "bandwidth", "saving vs mpi"});
+        std::vector<std::string> header = {"strategy",
+                                           "dims",
+                                           level_names[0] + " bytes",
+                                           "busiest " + level_names[0],
+                                           "halo bytes",
+                                           "time min",
+                                           "time median",
+                                           "bandwidth",
+                                           "saving vs mpi"};
+        if (timings) header.insert(header.begin() + 7, "predicted");
+        Table table(header);
         for (const auto& m : row) {
           const auto& dims = m.grid.dims;
-          table.add_row({m.method, join({dims[0], dims[1], dims[2]}),
-                         human_bytes(static_cast<double>(m.level_bytes[0])),
-                         human_bytes(static_cast<double>(m.busiest[0])),
-                         human_bytes(static_cast<double>(m.bytes)),
-                         fixed(m.time.min * 1e3, "%.3f ms"), fixed(m.time.median * 1e3, "%.3f ms"),
-                         fixed(m.bandwidth / 1e9, "%.2f GB/s"),
-                         m.same_as.empty() ? saving_text(m.time.median, row.front().time.median)
-                                           : "same as " + m.same_as});
+          std::vector<std::string> cells = {
+              m.method,
+              join({dims[0], dims[1], dims[2]}),
+              human_bytes(static_cast<double>(m.level_bytes[0])),
+              human_bytes(static_cast<double>(m.busiest[0])),
+              human_bytes(static_cast<double>(m.bytes)),
+              fixed(m.time.min * 1e3, "%.3f ms"),
+              fixed(m.time.median * 1e3, "%.3f ms"),
+              fixed(m.bandwidth / 1e9, "%.2f GB/s"),
+              m.same_as.empty() ? saving_text(m.time.median, row.front().time.median)
+                                : "same as " + m.same_as};
+          if (timings) cells.insert(cells.begin() + 7, fixed(m.predicted * 1e3, "%.3f ms"));
+          table.add_row(cells);
         }
         table.print(std::cout);
         std::cout << "\n";

@@ -106,6 +106,7 @@ Traffic traffic_model(const Plan& plan, const Machine& machine, const Mesh& mesh
     const std::int64_t sender = world_of_cart[q];
     const std::int64_t* su = units.data() + sender * depth;
     std::int64_t sent_to_others = 0, copied = 0;
+    std::vector<std::int64_t> messages(depth + 1, 0);
     for (const HaloMessage& m :
          halo_messages(row_major_coords(q, plan.dims), plan.dims, mesh, options)) {
       const std::int64_t receiver = world_of_cart[m.to_cart_rank];
@@ -116,6 +117,7 @@ Traffic traffic_model(const Plan& plan, const Machine& machine, const Mesh& mesh
       LevelTraffic& t = traffic.levels[level];
       add_to(t.bytes, m.bytes);
       t.messages += 1;
+      messages[level] += 1;
       if (level < depth) {
         std::int64_t unit = 0;
         for (std::size_t k = 0; k <= level; ++k)
@@ -125,6 +127,10 @@ Traffic traffic_model(const Plan& plan, const Machine& machine, const Mesh& mesh
       } else {
         add_to(copied, m.bytes);
       }
+    }
+    for (std::size_t l = 0; l <= depth; ++l) {
+      traffic.levels[l].max_rank_messages =
+          std::max(traffic.levels[l].max_rank_messages, messages[l]);
     }
     traffic.max_rank_halo_bytes = std::max(traffic.max_rank_halo_bytes, sent_to_others);
     add_to(traffic.total_bytes, sent_to_others);

@@ -34,11 +34,12 @@ struct TrafficOptions {
 
 /// \brief Halo traffic at one level: messages whose sender and receiver first differ here.
 struct LevelTraffic {
-  std::string name;                ///< the machine level's name, or "self"
-  std::int64_t bytes = 0;          ///< total bytes of all such messages
-  std::int64_t max_unit_bytes = 0; ///< most bytes sent by one unit of this level ("self":
-                                   ///< the most one rank copies locally)
-  std::int64_t messages = 0;       ///< number of such messages
+  std::string name;                   ///< the machine level's name, or "self"
+  std::int64_t bytes = 0;             ///< total bytes of all such messages
+  std::int64_t max_unit_bytes = 0;    ///< most bytes sent by one unit of this level ("self":
+                                      ///< the most one rank copies locally)
+  std::int64_t messages = 0;          ///< number of such messages
+  std::int64_t max_rank_messages = 0; ///< most such messages one rank sends
 };
 
 struct Traffic {

@@ -1,0 +1,74 @@
+#include "ExchangePrediction.hpp"
+
+#include "MachineFile.hpp"
+
+#include <hcart/core/Collective.hpp>
+#include <hcart/core/MpiCheck.hpp>
+
+#include <algorithm>
+#include <map>
+
+namespace hcart::apps {
+
+std::vector<LevelLoad> exchange_loads(const HaloCounters& mine, const Decomposition& decomp) {
+  const int levels = decomp.machine().level_count();
+  const int size = decomp.size();
+  // Per rank: bytes, then messages, of every machine level ("self" left out).
+  std::vector<std::int64_t> counts(2 * static_cast<std::size_t>(levels));
+  for (int l = 0; l < levels; ++l) {
+    counts[l] = mine.bytes.at(l);
+    counts[levels + l] = mine.messages.at(l);
+  }
+  std::vector<std::int64_t> all(counts.size() * static_cast<std::size_t>(size));
+  HCART_MPI_CHECK(MPI_Allgather(counts.data(), 2 * levels, MPI_INT64_T, all.data(), 2 * levels,
+                                MPI_INT64_T, decomp.comm()));
+  const std::int64_t exchanges = std::max<std::int64_t>(1, mine.exchanges);
+  std::vector<LevelLoad> loads;
+  for (int l = 0; l < levels; ++l) {
+    LevelLoad load{decomp.machine().levels()[l].name, 0, 0};
+    std::map<std::vector<std::int64_t>, std::int64_t> per_unit;
+    for (int r = 0; r < size; ++r) {
+      std::vector<std::int64_t> unit = decomp.unit_indices_of(r);
+      unit.resize(static_cast<std::size_t>(l) + 1);
+      const std::int64_t* c = all.data() + static_cast<std::size_t>(r) * 2 * levels;
+      per_unit[unit] += c[l];
+      load.max_rank_messages = std::max(load.max_rank_messages, c[levels + l] / exchanges);
+    }
+    for (const auto& [unit, bytes] : per_unit)
+      load.max_unit_bytes = std::max(load.max_unit_bytes, bytes / exchanges);
+    loads.push_back(load);
+  }
+  return loads;
+}
+
+ExchangeTiming exchange_timing(const HaloCounters& mine, double halo_seconds,
+                               const Decomposition& decomp,
+                               const std::optional<MachineTimings>& timings) {
+  ExchangeTiming t;
+  t.exchanges = mine.exchanges;
+  double slowest = halo_seconds;
+  HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &slowest, 1, MPI_DOUBLE, MPI_MAX, decomp.comm()));
+  t.measured = t.exchanges > 0 ? slowest / static_cast<double>(t.exchanges) : 0.0;
+  if (timings) {
+    const std::vector<LevelLoad> loads = exchange_loads(mine, decomp);
+    agree_on_errors(decomp.comm(),
+                    [&] { t.predicted = predict_exchange_time(loads, *timings).seconds; });
+  }
+  return t;
+}
+
+void add_machine_file_option(CLI::App& app, std::string& path) {
+  app.add_option("--machine-file", path,
+                 "measured figures of the machine (hcart-machine --measure): compare mode shows "
+                 "each strategy's predicted time per halo exchange beside the measured one");
+}
+
+std::optional<MachineTimings> load_machine_file(const std::string& path, MPI_Comm comm) {
+  std::optional<MachineTimings> timings;
+  agree_on_errors(comm, [&] {
+    if (!path.empty()) timings = read_machine_file(path);
+  });
+  return timings;
+}
+
+} // namespace hcart::apps

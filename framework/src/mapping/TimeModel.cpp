@@ -1,0 +1,131 @@
+#include <hcart/core/Error.hpp>
+#include <hcart/mapping/TimeModel.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace hcart {
+
+namespace {
+void require_samples(const LevelTiming& level) {
+  HCART_REQUIRE(!level.exchange.empty(),
+                "hcart::TimeModel: level '" << level.name << "' has no exchange samples");
+}
+
+// The measured times, made non-decreasing in the bytes (noise never makes more bytes faster).
+std::vector<double> monotone_times(const LevelTiming& level) {
+  std::vector<double> t;
+  double highest = 0;
+  for (const ExchangeSample& s : level.exchange) {
+    highest = std::max(highest, s.seconds);
+    t.push_back(highest);
+  }
+  return t;
+}
+} // namespace
+
+double LevelTiming::bandwidth() const {
+  require_samples(*this);
+  const std::vector<double> t = monotone_times(*this);
+  const std::size_t n = exchange.size();
+  if (n >= 2 && t[n - 1] > t[n - 2]) {
+    return static_cast<double>(exchange[n - 1].unit_bytes - exchange[n - 2].unit_bytes) /
+           (t[n - 1] - t[n - 2]);
+  }
+  // One sample, or a last segment without slope: the largest volume over its whole time.
+  return static_cast<double>(exchange[n - 1].unit_bytes) / t[n - 1];
+}
+
+double LevelTiming::exchange_seconds(std::int64_t unit_bytes) const {
+  require_samples(*this);
+  const std::vector<double> t = monotone_times(*this);
+  const auto x = static_cast<double>(unit_bytes);
+  if (unit_bytes <= exchange.front().unit_bytes) return t.front();
+  for (std::size_t k = 1; k < exchange.size(); ++k) {
+    if (unit_bytes <= exchange[k].unit_bytes) {
+      // A power law between the two samples: straight in log-log, as a curve that grows
+      // from latency-bound to bandwidth-bound (and faster still, e.g. TCP under a shaped
+      // link) is far closer to than a chord is.
+      const auto x0 = static_cast<double>(exchange[k - 1].unit_bytes);
+      const auto x1 = static_cast<double>(exchange[k].unit_bytes);
+      return t[k - 1] * std::pow(t[k] / t[k - 1], std::log(x / x0) / std::log(x1 / x0));
+    }
+  }
+  return t.back() + (x - static_cast<double>(exchange.back().unit_bytes)) / bandwidth();
+}
+
+const LevelTiming* MachineTimings::find(const std::string& name) const {
+  for (const LevelTiming& level : levels) {
+    if (level.name == name) return &level;
+  }
+  return nullptr;
+}
+
+void validate(const MachineTimings& timings) {
+  std::set<std::string> names;
+  for (const LevelTiming& level : timings.levels) {
+    HCART_REQUIRE(!level.name.empty(), "hcart::TimeModel: a level without a name");
+    HCART_REQUIRE(names.insert(level.name).second,
+                  "hcart::TimeModel: level '" << level.name << "' appears twice");
+    HCART_REQUIRE(level.units >= 1, "hcart::TimeModel: level '" << level.name
+                                                                << "' has units = " << level.units
+                                                                << ", expected >= 1");
+    HCART_REQUIRE(level.messages >= 1, "hcart::TimeModel: level '"
+                                           << level.name << "' has messages = " << level.messages
+                                           << ", expected >= 1");
+    HCART_REQUIRE(std::isfinite(level.latency) && level.latency >= 0,
+                  "hcart::TimeModel: level '" << level.name << "' has latency " << level.latency
+                                              << ", expected a finite value >= 0");
+    require_samples(level);
+    std::int64_t previous = 0;
+    for (const ExchangeSample& s : level.exchange) {
+      HCART_REQUIRE(s.unit_bytes > previous,
+                    "hcart::TimeModel: level '"
+                        << level.name << "' has a sample of " << s.unit_bytes
+                        << " unit bytes, expected more than " << previous << " (increasing)");
+      HCART_REQUIRE(std::isfinite(s.seconds) && s.seconds > 0,
+                    "hcart::TimeModel: level '" << level.name << "' has a time of " << s.seconds
+                                                << " s at " << s.unit_bytes
+                                                << " bytes, expected a finite value > 0");
+      previous = s.unit_bytes;
+    }
+  }
+}
+
+std::vector<LevelLoad> level_loads(const Traffic& traffic) {
+  std::vector<LevelLoad> loads;
+  for (std::size_t l = 0; l + 1 < traffic.levels.size(); ++l) {
+    const LevelTraffic& t = traffic.levels[l];
+    loads.push_back({t.name, t.max_unit_bytes, t.max_rank_messages});
+  }
+  return loads;
+}
+
+ExchangeTime predict_exchange_time(const std::vector<LevelLoad>& loads,
+                                   const MachineTimings& timings) {
+  validate(timings);
+  ExchangeTime out;
+  for (std::size_t l = 0; l < loads.size(); ++l) {
+    const LevelLoad& load = loads[l];
+    double seconds = 0;
+    if (load.max_unit_bytes > 0) {
+      const LevelTiming* level = timings.find(load.name);
+      HCART_REQUIRE(level != nullptr, "hcart::TimeModel: no figures for level '"
+                                          << load.name << "' (the machine file was measured on "
+                                          << timings.machine << ")");
+      const std::int64_t extra = std::max<std::int64_t>(
+          0, load.max_rank_messages - static_cast<std::int64_t>(level->messages));
+      seconds = level->exchange_seconds(load.max_unit_bytes) +
+                static_cast<double>(extra) * level->latency;
+    }
+    out.level_seconds.push_back(seconds);
+    if (seconds > out.seconds) {
+      out.seconds = seconds;
+      out.slowest_level = static_cast<int>(l);
+    }
+  }
+  return out;
+}
+
+} // namespace hcart
