@@ -27,6 +27,7 @@
 // prints beside each time the time hcart's model predicts from the bytes it counted
 // (docs/machine-file.md).
 #include "Compare.hpp"
+#include "ExchangePrediction.hpp"
 #include "MachineFile.hpp"
 #include "Table.hpp"
 #include "Text.hpp"
@@ -43,7 +44,6 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <map>
 #include <memory>
 #include <optional>
 
@@ -55,8 +55,7 @@ struct Measurement {
   std::string method;
   apps::GridIdentity grid;            // the process grid and every rank's place on it
   std::vector<long long> level_bytes; // per exchange, all ranks; machine levels then self
-  std::vector<long long> busiest;     // per machine level: most bytes one unit sends across it
-  std::vector<long long> messages;    // per machine level: most messages one rank sends across it
+  std::vector<LevelLoad> loads;       // per machine level: the busiest unit, the busiest rank
   double predicted = 0;               // the time model's seconds per exchange (--machine-file)
   long long bytes = 0;                // per exchange, all ranks, between different ranks
   std::vector<double> rounds;         // per exchange, slowest rank, median of a round
@@ -81,7 +80,7 @@ Measurement prepare(const Decomposition& d, Exchange& x) {
   x.d = &d;
   const int levels = d.machine().level_count();
   m.level_bytes.assign(levels + 1, 0);
-  m.messages.assign(levels + 1, 0);
+  std::vector<std::int64_t> messages(levels + 1, 0); // this rank's, per level
   const Block block = d.block(spec.halo_width);
   std::array<long long, 3> face{};
   for (int i = 0; i < 3; ++i) {
@@ -100,31 +99,16 @@ Measurement prepare(const Decomposition& d, Exchange& x) {
       if (peer == MPI_PROC_NULL) continue;
       x.send[2 * i + side].assign(static_cast<std::size_t>(face[i]), 1.0);
       x.recv[2 * i + side].assign(static_cast<std::size_t>(face[i]), 0.0);
-      m.level_bytes[d.separating_level(d.rank(), peer)] += face[i] * 8;
-      m.messages[d.separating_level(d.rank(), peer)] += 1;
+      const int level = d.separating_level(d.rank(), peer);
+      m.level_bytes[level] += face[i] * 8;
+      messages[level] += 1;
     }
   }
-  // The busiest unit of each level: the most bytes the ranks of one unit send across that
-  // level (hcart-plan's max_unit_bytes; for the node level, what the node's link carries out).
-  std::vector<long long> all(static_cast<std::size_t>(levels + 1) *
-                             static_cast<std::size_t>(d.size()));
-  HCART_MPI_CHECK(MPI_Allgather(m.level_bytes.data(), levels + 1, MPI_LONG_LONG, all.data(),
-                                levels + 1, MPI_LONG_LONG, d.comm()));
-  m.busiest.assign(static_cast<std::size_t>(levels), 0);
-  for (int l = 0; l < levels; ++l) {
-    std::map<std::vector<std::int64_t>, long long> per_unit;
-    for (int r = 0; r < d.size(); ++r) {
-      std::vector<std::int64_t> unit = d.unit_indices_of(r);
-      unit.resize(static_cast<std::size_t>(l) + 1);
-      per_unit[unit] += all[static_cast<std::size_t>(r) * (levels + 1) + l];
-    }
-    for (const auto& [unit, bytes] : per_unit)
-      m.busiest[l] = std::max(m.busiest[l], bytes);
-  }
+  // Each level's busiest unit and the most messages of one rank, from these counts
+  // (hcart-plan's max_unit_bytes; for the node level, what the node's link carries out).
+  m.loads = apps::exchange_loads({m.level_bytes.begin(), m.level_bytes.end()}, messages, d);
   HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, m.level_bytes.data(), levels + 1, MPI_LONG_LONG,
                                 MPI_SUM, d.comm()));
-  HCART_MPI_CHECK(
-      MPI_Allreduce(MPI_IN_PLACE, m.messages.data(), levels + 1, MPI_LONG_LONG, MPI_MAX, d.comm()));
   for (int l = 0; l < levels; ++l)
     m.bytes += m.level_bytes[l];
   return m;
@@ -272,11 +256,8 @@ int main(int argc, char* argv[]) {
         Measurement m = prepare(*d, exchanges[row.size()]);
         m.method = hcart::to_string(method);
         if (timings) {
-          std::vector<hcart::LevelLoad> loads;
-          for (std::size_t l = 0; l < m.busiest.size(); ++l)
-            loads.push_back({level_names[l], m.busiest[l], m.messages[l]});
           hcart::agree_on_errors(d->comm(), [&] {
-            m.predicted = hcart::predict_exchange_time(loads, *timings).seconds;
+            m.predicted = hcart::predict_exchange_time(m.loads, *timings).seconds;
           });
         }
         row.push_back(m);
@@ -318,7 +299,7 @@ int main(int argc, char* argv[]) {
         nlohmann::json levels = nlohmann::json::array();
         for (std::size_t l = 0; l < m.level_bytes.size(); ++l) {
           nlohmann::json level = {{"name", level_names[l]}, {"bytes", m.level_bytes[l]}};
-          if (l < m.busiest.size()) level["max_unit_bytes"] = m.busiest[l];
+          if (l < m.loads.size()) level["max_unit_bytes"] = m.loads[l].max_unit_bytes;
           levels.push_back(level);
         }
         nlohmann::json entry_m = {{"method", m.method},         {"dims", m.grid.dims},
@@ -355,7 +336,7 @@ int main(int argc, char* argv[]) {
               m.method,
               join({dims[0], dims[1], dims[2]}),
               human_bytes(static_cast<double>(m.level_bytes[0])),
-              human_bytes(static_cast<double>(m.busiest[0])),
+              human_bytes(static_cast<double>(m.loads[0].max_unit_bytes)),
               human_bytes(static_cast<double>(m.bytes)),
               fixed(m.time.min * 1e3, "%.3f ms"),
               fixed(m.time.median * 1e3, "%.3f ms"),
