@@ -3,7 +3,8 @@
 
     bench/cluster_halo.py [--build DIR] [--layout NODESxRANKS ...] [--ratio G0,G1,G2 ...]
                           [--base B] [--sizes S] [--rate RATE] [--burst SIZE]
-                          [--rounds K] [--repetitions N] [--calibrate] [--json FILE]
+                          [--rounds K] [--repetitions N] [--calibrate] [--repeat R]
+                          [--json FILE]
 
 For every layout (nodes x ranks per node) and mesh ratio, brings up the cluster with
 scripts/cluster.sh (every link shaped to RATE, both directions) and runs
@@ -16,7 +17,9 @@ against mpi; the links' byte counters of the whole job are printed too. With --c
 each layout's cluster is first measured by `hcart-machine --measure` (a machine file,
 docs/machine-file.md), and every row shows the time hcart's model predicts from it, its
 error against the measured median, and whether the model ranks the strategies of each mesh
-in the measured order. Needs root (the
+in the measured order. --repeat R runs all of it R times (with --calibrate each layout is
+calibrated again every time) and ends with the median over the repeats of the measured
+medians and of the predictions, with the range of the repeats' errors. Needs root (the
 cluster). The ranks yield the core while they wait (Open MPI's mpi_yield_when_idle):
 8 ranks share 2 cores here, and ranks that spin would hide the links behind the
 scheduler's time slices. Example (docs/benchmarks.md):
@@ -27,6 +30,7 @@ import argparse
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -113,42 +117,61 @@ def main():
     parser.add_argument("--repetitions", type=int, default=5)
     parser.add_argument("--calibrate", action="store_true")
     parser.add_argument("--calibration-repetitions", type=int, default=9)
+    parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--json", default=None)
     args = parser.parse_args()
     layouts = [parse_layout(t) for t in (args.layout or ["4x2"])]
     ratios = [parse_ratio(t) for t in (args.ratio or ["1,2,4"])]
     bits = rate_bits(args.rate)
     for name, value, low in (("--base", args.base, 1), ("--sizes", args.sizes, 1),
-                             ("--rounds", args.rounds, 1), ("--repetitions", args.repetitions, 1)):
+                             ("--rounds", args.rounds, 1), ("--repetitions", args.repetitions, 1),
+                             ("--repeat", args.repeat, 1)):
         if value < low:
             sys.exit(f"cluster_halo.py: {name} {value}: expected at least {low}")
     if not os.access(os.path.join(args.build, "bin", "hcart-strategy-bench"), os.X_OK):
         sys.exit(f"cluster_halo.py: --build '{args.build}': no bin/hcart-strategy-bench there")
 
-    report = {"rate": args.rate, "burst": args.burst, "runs": []}
-    errors, misranked = [], []
+    report = {"rate": args.rate, "burst": args.burst, "repeat": args.repeat, "runs": []}
+    # (layout, mesh, method) -> measured medians and predictions, one per repeat
+    rows = {}
     print(f"links shaped to {args.rate} (burst {args.burst}); time per exchange, min / median "
           f"over {args.rounds} rounds of {args.repetitions} exchanges")
+    calibration = tempfile.TemporaryDirectory()
+    for repeat in range(args.repeat):
+        if args.repeat > 1:
+            print(f"\nrepeat {repeat + 1} of {args.repeat}" +
+                  (" (each layout calibrated again)" if args.calibrate else ""))
+        run_once(args, layouts, ratios, bits, repeat, calibration.name, report, rows)
+    if args.calibrate:
+        summarise(args, rows, report)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=1)
+
+
+def run_once(args, layouts, ratios, bits, repeat, tmp, report, rows):
+    """One pass over every layout and ratio: calibrate, measure, print one row per strategy."""
     header = (f"{'layout':>6} {'mesh':>14} {'strategy':>12} {'dims':>7} {'node bytes':>11} "
               f"{'busiest node':>12} {'link alone':>10} {'time min':>10} {'median':>10} {'saving':>8}")
     if args.calibrate:
         header += f" {'predicted':>10} {'error':>7}"
     print(header)
     print("-" * len(header))
-    calibration = tempfile.TemporaryDirectory()
+    errors, misranked = [], []
     for nodes, ranks in layouts:
         machine_path = None
         if args.calibrate:
-            machine_path, machine_file = calibrate(args, nodes, ranks, calibration.name)
+            machine_path, machine_file = calibrate(args, nodes, ranks, tmp)
             report.setdefault("machine_files", []).append(
-                {"nodes": nodes, "ranks_per_node": ranks, "machine_file": machine_file})
+                {"repeat": repeat, "nodes": nodes, "ranks_per_node": ranks,
+                 "machine_file": machine_file})
             node = next(l for l in machine_file["levels"] if l["name"] == "node")
             print(f"{nodes}x{ranks:<4} calibrated: node latency "
                   f"{1e6 * node['latency_seconds']:.0f} us, bandwidth "
                   f"{node['bandwidth_bytes_per_second'] / 1e6:.1f} MB/s at the largest volume")
         for ratio in ratios:
             result = run_layout(args, nodes, ranks, ratio, machine_path)
-            result.update({"nodes": nodes, "ranks_per_node": ranks})
+            result.update({"repeat": repeat, "nodes": nodes, "ranks_per_node": ranks})
             report["runs"].append(result)
             for entry in result["results"]:
                 mesh = "x".join(str(g) for g in entry["mesh"])
@@ -169,13 +192,16 @@ def main():
                         error = m["predicted_seconds"] / m["seconds"] - 1
                         errors.append(error)
                         line += f" {1e3 * m['predicted_seconds']:7.1f} ms {100 * error:+6.1f}%"
+                        row = rows.setdefault((f"{nodes}x{ranks}", mesh, m["method"]), {
+                            "dims": m["dims"], "busiest": node["max_unit_bytes"],
+                            "same_as": m.get("same_as"), "measured": [], "predicted": []})
+                        row["measured"].append(m["seconds"])
+                        row["predicted"].append(m["predicted_seconds"])
                     print(line)
                 if args.calibrate:
-                    # The order of the distinct decompositions, measured and predicted.
                     distinct = [m for m in entry["methods"] if "same_as" not in m]
-                    measured = [m["method"] for m in sorted(distinct, key=lambda m: m["seconds"])]
-                    predicted = [m["method"] for m in
-                                 sorted(distinct, key=lambda m: m["predicted_seconds"])]
+                    measured, predicted = ranking(distinct, "seconds"), \
+                        ranking(distinct, "predicted_seconds")
                     entry["ranked_as_measured"] = measured == predicted
                     if measured != predicted:
                         misranked.append(f"{nodes}x{ranks} {mesh}")
@@ -186,14 +212,59 @@ def main():
             print(f"{nodes}x{ranks:<4} the job's links: {human(total)} sent in all, the busiest "
                   f"{human(busiest)}")
     if args.calibrate and errors:
-        worst = max(errors, key=abs)
-        print(f"model: prediction / measured median - 1 from {100 * min(errors):+.1f}% to "
-              f"{100 * max(errors):+.1f}% (worst {100 * worst:+.1f}%); "
-              + ("every mesh ranked as measured" if not misranked
-                 else "ranked differently: " + ", ".join(misranked)))
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(report, f, indent=1)
+        print(model_line(errors, misranked))
+
+
+def ranking(methods, key):
+    """The strategies of one mesh, fastest first by `key`."""
+    return [m["method"] for m in sorted(methods, key=lambda m: m[key])]
+
+
+def model_line(errors, misranked):
+    worst = max(errors, key=abs)
+    return (f"model: prediction / measured median - 1 from {100 * min(errors):+.1f}% to "
+            f"{100 * max(errors):+.1f}% (worst {100 * worst:+.1f}%); "
+            + ("every mesh ranked as measured" if not misranked
+               else "ranked differently: " + ", ".join(misranked)))
+
+
+def summarise(args, rows, report):
+    """Over the repeats: the median of the measured medians against the median prediction."""
+    if args.repeat == 1:
+        return
+    print(f"\nover the {args.repeat} repeats: median of the measured medians, median of the "
+          f"predictions (each repeat calibrated on its own), and the range of the repeats' errors")
+    header = (f"{'layout':>6} {'mesh':>14} {'strategy':>12} {'dims':>7} {'busiest node':>12} "
+              f"{'measured':>10} {'predicted':>10} {'error':>7} {'repeats':>17}")
+    print(header)
+    print("-" * len(header))
+    errors, misranked, summary, meshes = [], [], [], {}
+    for (layout, mesh, method), row in rows.items():
+        measured = statistics.median(row["measured"])
+        predicted = statistics.median(row["predicted"])
+        error = predicted / measured - 1
+        each = [p / m - 1 for p, m in zip(row["predicted"], row["measured"])]
+        errors.append(error)
+        print(f"{layout:>6} {mesh:>14} {method:>12} {'x'.join(map(str, row['dims'])):>7} "
+              f"{human(row['busiest']):>12} {1e3 * measured:7.1f} ms {1e3 * predicted:7.1f} ms "
+              f"{100 * error:+6.1f}% {100 * min(each):+6.1f}% to {100 * max(each):+6.1f}%")
+        entry = {"layout": layout, "mesh": mesh, "method": method, "dims": row["dims"],
+                 "busiest_node_bytes": row["busiest"], "measured_seconds": measured,
+                 "predicted_seconds": predicted, "error": error, "repeat_errors": each}
+        if row["same_as"]:
+            entry["same_as"] = row["same_as"]
+        else:
+            meshes.setdefault((layout, mesh), []).append(
+                {"method": method, "seconds": measured, "predicted_seconds": predicted})
+        summary.append(entry)
+    for (layout, mesh), methods in meshes.items():
+        measured, predicted = ranking(methods, "seconds"), ranking(methods, "predicted_seconds")
+        if measured != predicted:
+            misranked.append(f"{layout} {mesh}")
+            print(f"{layout:>6} {mesh:>14} ranked differently: measured {' < '.join(measured)}, "
+                  f"predicted {' < '.join(predicted)}")
+    print("over the repeats, " + model_line(errors, misranked))
+    report["summary"] = summary
 
 
 if __name__ == "__main__":

@@ -57,7 +57,8 @@ int main(int argc, char* argv[]) {
                    "with --measure: untimed volume per unit before each volume is timed")
         ->capture_default_str();
     app.add_option("--repetitions", measure.repetitions,
-                   "with --measure: timed exchanges per volume (their median counts)")
+                   "with --measure: timed samples per volume, each up to 5 exchanges back to back "
+                   "(their median counts)")
         ->capture_default_str();
     if (!hcart::parse_command_line(app, argc, argv, MPI_COMM_WORLD)) return 0;
 
@@ -135,7 +136,7 @@ int main(int argc, char* argv[]) {
                     "--measure: cannot rename '" << part << "' to '" << measure_path << "'");
     });
     if (env.rank() == 0) {
-      std::cout << "\nmeasured (" << measure.repetitions << " exchanges per volume, medians), "
+      std::cout << "\nmeasured (" << measure.repetitions << " samples per volume, medians), "
                 << "written to " << measure_path << ":\n";
       if (timings.levels.empty())
         std::cout << "  no level has two units: nothing to measure\n";

@@ -41,33 +41,36 @@ double pingpong(MPI_Comm leaders, int round_trips) {
   return median(trips) / 2;
 }
 
-// One exchange: `half` bytes to the next and to the previous unit's rank of the same place,
-// the same received from them; with two units, both halves in one message to the other.
-// Returns the slowest rank's time (all of `comm`).
-double exchange_once(MPI_Comm comm, MPI_Comm partners, std::vector<char>& send,
-                     std::vector<char>& recv, int half) {
+// `count` exchanges back to back, each `half` bytes to the next and to the previous unit's
+// rank of the same place and the same received from them (with two units, both halves in
+// one message to the other). Returns the slowest rank's time per exchange (all of `comm`).
+double exchange(MPI_Comm comm, MPI_Comm partners, std::vector<char>& send, std::vector<char>& recv,
+                int half, int count) {
   int rank = 0, size = 0;
   HCART_MPI_CHECK(MPI_Comm_rank(partners, &rank));
   HCART_MPI_CHECK(MPI_Comm_size(partners, &size));
   const int next = (rank + 1) % size, previous = (rank + size - 1) % size;
   HCART_MPI_CHECK(MPI_Barrier(comm));
   const double t0 = MPI_Wtime();
-  MPI_Request requests[4];
-  int posted = 0;
-  if (size == 2) {
-    HCART_MPI_CHECK(MPI_Irecv(recv.data(), 2 * half, MPI_CHAR, next, 0, partners, &requests[0]));
-    HCART_MPI_CHECK(MPI_Isend(send.data(), 2 * half, MPI_CHAR, next, 0, partners, &requests[1]));
-    posted = 2;
-  } else {
-    HCART_MPI_CHECK(MPI_Irecv(recv.data(), half, MPI_CHAR, previous, 0, partners, &requests[0]));
-    HCART_MPI_CHECK(MPI_Irecv(recv.data() + half, half, MPI_CHAR, next, 1, partners, &requests[1]));
-    HCART_MPI_CHECK(MPI_Isend(send.data(), half, MPI_CHAR, next, 0, partners, &requests[2]));
-    HCART_MPI_CHECK(
-        MPI_Isend(send.data() + half, half, MPI_CHAR, previous, 1, partners, &requests[3]));
-    posted = 4;
+  for (int k = 0; k < count; ++k) {
+    MPI_Request requests[4];
+    int posted = 0;
+    if (size == 2) {
+      HCART_MPI_CHECK(MPI_Irecv(recv.data(), 2 * half, MPI_CHAR, next, 0, partners, &requests[0]));
+      HCART_MPI_CHECK(MPI_Isend(send.data(), 2 * half, MPI_CHAR, next, 0, partners, &requests[1]));
+      posted = 2;
+    } else {
+      HCART_MPI_CHECK(MPI_Irecv(recv.data(), half, MPI_CHAR, previous, 0, partners, &requests[0]));
+      HCART_MPI_CHECK(
+          MPI_Irecv(recv.data() + half, half, MPI_CHAR, next, 1, partners, &requests[1]));
+      HCART_MPI_CHECK(MPI_Isend(send.data(), half, MPI_CHAR, next, 0, partners, &requests[2]));
+      HCART_MPI_CHECK(
+          MPI_Isend(send.data() + half, half, MPI_CHAR, previous, 1, partners, &requests[3]));
+      posted = 4;
+    }
+    HCART_MPI_CHECK(MPI_Waitall(posted, requests, MPI_STATUSES_IGNORE));
   }
-  HCART_MPI_CHECK(MPI_Waitall(posted, requests, MPI_STATUSES_IGNORE));
-  double t = MPI_Wtime() - t0;
+  double t = (MPI_Wtime() - t0) / count;
   HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, comm));
   return t;
 }
@@ -96,6 +99,12 @@ MachineTimings measure_level_timings(MPI_Comm comm, const Machine& machine,
     HCART_REQUIRE(options.pingpongs >= 1 && options.pingpongs <= 10000,
                   "hcart::measure_level_timings: pingpongs = " << options.pingpongs
                                                                << ", expected 1 to 10000");
+    HCART_REQUIRE(options.batch_exchanges >= 1 && options.batch_exchanges <= 100,
+                  "hcart::measure_level_timings: batch_exchanges = " << options.batch_exchanges
+                                                                     << ", expected 1 to 100");
+    HCART_REQUIRE(options.batch_unit_bytes >= 0,
+                  "hcart::measure_level_timings: batch_unit_bytes = " << options.batch_unit_bytes
+                                                                      << ", expected >= 0");
   });
   const LevelCommunicators levels(comm, machine, machine_rank);
   MachineTimings timings;
@@ -143,10 +152,15 @@ MachineTimings measure_level_timings(MPI_Comm comm, const Machine& machine,
         // link's burst is spent), at least one.
         for (std::int64_t sent = 0; sent < std::max(options.warmup_unit_bytes, unit_bytes);
              sent += unit_bytes) {
-          exchange_once(comm, partners.get(), send, recv, half);
+          exchange(comm, partners.get(), send, recv, half, 1);
         }
+        // A timed sample: exchanges back to back, as an application's steps, so that the
+        // pause around the timing (a barrier, the reduction of the times) does not count
+        // as idle link time for small volumes.
+        const auto batch = static_cast<int>(std::clamp<std::int64_t>(
+            options.batch_unit_bytes / unit_bytes, 1, options.batch_exchanges));
         for (int r = 0; r < options.repetitions; ++r)
-          times[v].push_back(exchange_once(comm, partners.get(), send, recv, half));
+          times[v].push_back(exchange(comm, partners.get(), send, recv, half, batch));
       }
     }
     for (std::size_t v = 0; v < halves.size(); ++v)

@@ -12,10 +12,13 @@
 //              two units, all of it in one message to the other), all
 //              ranks of all units at once, at unit volumes from `min_unit_bytes` growing 2x
 //              up to `max_unit_bytes`, swept `passes` times; per volume the median over
-//              passes x `repetitions` exchanges of the slowest rank's time, each volume's
-//              timed exchanges after untimed ones until a unit has sent
+//              passes x `repetitions` samples of the slowest rank's time per exchange,
+//              each volume's samples after untimed exchanges until a unit has sent
 //              `warmup_unit_bytes` (steady state, as in an application that exchanges every
-//              step: TCP windows open, the burst of a shaped link spent), at least one
+//              step: TCP windows open, the burst of a shaped link spent), at least one; a
+//              sample is `batch_exchanges` exchanges back to back, fewer where they would
+//              pass `batch_unit_bytes` per unit (at least one), so that the pause around
+//              the timing does not leave a small volume's link idle
 // Levels with one unit per parent carry no traffic and are left out.
 //
 //   hcart::MachineTimings t = hcart::measure_level_timings(MPI_COMM_WORLD, machine, rank);
@@ -33,16 +36,19 @@ namespace hcart {
 struct LevelTimingOptions {
   std::int64_t min_unit_bytes = 4096;       ///< the smallest volume one unit sends
   std::int64_t max_unit_bytes = 4 << 20;    ///< the largest (volumes grow 2x up to it)
-  int repetitions = 5;                      ///< timed exchanges per volume (their median counts)
+  int repetitions = 5;                      ///< timed samples per volume (their median counts)
   std::int64_t warmup_unit_bytes = 1 << 20; ///< untimed volume per unit before timing
   int passes = 3;                           ///< sweeps over all volumes
   int pingpongs = 50;                       ///< round trips for the latency
+  int batch_exchanges = 5;                  ///< exchanges back to back in one timed sample
+  std::int64_t batch_unit_bytes = 1 << 20;  ///< ... at most this volume per unit (>= 1 exchange)
 };
 
 /// \brief Measures every level of `machine` (collective over `comm`; `machine_rank` is this
 /// rank's index in the machine). \throws hcart::InputError (on every rank) for options out
-/// of range: min_unit_bytes < 1, max_unit_bytes < min or > 2^31, repetitions or
-/// passes outside 1..100, pingpongs outside 1..10000, a negative warmup.
+/// of range: min_unit_bytes < 1, max_unit_bytes < min or > 2^31, repetitions outside
+/// 1..10000, passes or batch_exchanges outside 1..100, pingpongs outside 1..10000, a
+/// negative warmup or batch volume.
 MachineTimings measure_level_timings(MPI_Comm comm, const Machine& machine,
                                      std::int64_t machine_rank,
                                      const LevelTimingOptions& options = {});
