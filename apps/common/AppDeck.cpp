@@ -48,7 +48,8 @@ OutputSettings read_output(const Deck& deck) {
 }
 
 std::vector<Strategy> compare_strategies(const std::array<int, 3>& dims) {
-  std::vector<Strategy> strategies = {Strategy::Mpi, Strategy::Weighted, Strategy::Hierarchical};
+  std::vector<Strategy> strategies = {Strategy::Mpi, Strategy::Weighted, Strategy::Levelwise,
+                                      Strategy::Hierarchical};
   if (dims[0] > 0 && dims[1] > 0 && dims[2] > 0) strategies.push_back(Strategy::Manual);
   return strategies;
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "Table.hpp"
+#include "Text.hpp"
 
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/mapping/Strategy.hpp>
@@ -127,5 +128,24 @@ private:
   Table m_table;
   std::vector<int> m_same;
 };
+
+/// \brief Per machine level (coarse first; `level_names` may end with "self", left out): the
+/// run's halo bytes across the level, and one exchange's busiest unit across it, the
+/// quantity the default strategy minimises, coarse level first. Report has `halo.bytes` and
+/// `exchange.loads` (ExchangePrediction.hpp).
+template <class Report>
+void add_level_rows(ComparisonTable<Report>& table, const std::vector<std::string>& level_names) {
+  for (std::size_t l = 0; l < level_names.size(); ++l) {
+    if (level_names[l] == "self") continue;
+    table.row(level_names[l] + " halo bytes", [l](std::size_t, const Report& r) {
+      return human_bytes(static_cast<double>(r.halo.bytes[l]));
+    });
+    table.row(level_names[l] + " busiest unit / exchange", [l](std::size_t, const Report& r) {
+      return l < r.exchange.loads.size()
+                 ? human_bytes(static_cast<double>(r.exchange.loads[l].max_unit_bytes))
+                 : std::string("-");
+    });
+  }
+}
 
 } // namespace hcart::apps

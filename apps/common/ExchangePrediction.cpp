@@ -51,17 +51,17 @@ ExchangeTiming exchange_timing(const HaloCounters& mine, double halo_seconds,
   double slowest = halo_seconds;
   HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &slowest, 1, MPI_DOUBLE, MPI_MAX, decomp.comm()));
   t.measured = t.exchanges > 0 ? slowest / static_cast<double>(t.exchanges) : 0.0;
+  // The run's counters per exchange (every exchange of a run sends the same).
+  const std::int64_t exchanges = std::max<std::int64_t>(1, mine.exchanges);
+  std::vector<std::int64_t> bytes, messages;
+  for (std::size_t l = 0; l < mine.bytes.size(); ++l) {
+    bytes.push_back(mine.bytes[l] / exchanges);
+    messages.push_back(mine.messages[l] / exchanges);
+  }
+  t.loads = exchange_loads(bytes, messages, decomp);
   if (timings) {
-    // The run's counters per exchange (every exchange of a run sends the same).
-    const std::int64_t exchanges = std::max<std::int64_t>(1, mine.exchanges);
-    std::vector<std::int64_t> bytes, messages;
-    for (std::size_t l = 0; l < mine.bytes.size(); ++l) {
-      bytes.push_back(mine.bytes[l] / exchanges);
-      messages.push_back(mine.messages[l] / exchanges);
-    }
-    const std::vector<LevelLoad> loads = exchange_loads(bytes, messages, decomp);
     agree_on_errors(decomp.comm(),
-                    [&] { t.predicted = predict_exchange_time(loads, *timings).seconds; });
+                    [&] { t.predicted = predict_exchange_time(t.loads, *timings).seconds; });
   }
   return t;
 }

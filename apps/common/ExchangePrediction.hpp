@@ -31,6 +31,9 @@ struct ExchangeTiming {
   std::int64_t exchanges = 0;      ///< exchanges of the run
   double measured = 0;             ///< the slowest rank's halo seconds / exchanges
   std::optional<double> predicted; ///< the time model's seconds per exchange
+  /// Per machine level, one exchange's busiest unit and most messages of a rank (what the
+  /// default strategy minimises, coarse level first).
+  std::vector<LevelLoad> loads;
 };
 
 /// \brief The exchange timing of a run whose halo took `halo_seconds` on this rank

@@ -5,7 +5,7 @@
 
 #include <hcart/core/Error.hpp>
 #include <hcart/core/Version.hpp>
-#include <hcart/grid/MpiDims.hpp>
+#include <hcart/grid/Planner.hpp>
 
 #include <cstdio>
 
@@ -53,29 +53,29 @@ std::string format_weight(double w) {
 } // namespace
 
 std::vector<PlanOutcome> plan_all(const PlanRequest& request) {
+  // Traffic and cost are counted with the cost factors the objective used (the mesh's, or
+  // those equivalent to given weights).
+  Mesh costed = request.mesh;
+  costed.cost_factor = objective_cost_factors(request.mesh, request.weights);
   std::vector<PlanOutcome> outcomes;
   for (Strategy strategy : request.strategies) {
     PlanOutcome outcome;
     outcome.strategy = strategy;
-    if (strategy == Strategy::Mpi) {
-      try {
-        const auto dims = mpi_baseline_dims(request.machine.ranks(), request.dims, request.mesh);
-        Plan plan = plan_from_dims(Strategy::Mpi, dims, request.machine);
-        plan.weights = weights_of(request);
-        outcome.plan = plan;
-      } catch (const InputError& e) {
-        outcome.problem = e.what();
-      }
-    } else {
-      PlanOptions options;
-      options.strategy = strategy;
-      options.dims = request.dims;
-      options.weights = request.weights;
-      outcome.plan = make_plan(request.mesh, request.machine, options);
+    PlanOptions options;
+    options.strategy = strategy;
+    options.dims = request.dims;
+    options.weights = request.weights;
+    options.traffic = request.traffic;
+    options.timings = request.timings;
+    try {
+      outcome.plan = plan_decomposition(request.mesh, request.machine, options);
+    } catch (const InputError& e) {
+      // MPI_Dims_create's grid may not fit the mesh: that strategy alone has no plan.
+      if (strategy != Strategy::Mpi) throw;
+      outcome.problem = e.what();
     }
     if (outcome.plan) {
-      outcome.traffic =
-          traffic_model(*outcome.plan, request.machine, request.mesh, request.traffic);
+      outcome.traffic = traffic_model(*outcome.plan, request.machine, costed, request.traffic);
       if (request.timings)
         outcome.time = predict_exchange_time(level_loads(outcome.traffic), *request.timings);
     }
@@ -114,15 +114,14 @@ void print_table(std::ostream& out, const PlanRequest& request,
     table.add_row(cells);
   };
   row("dims", [](const PlanOutcome& o) { return join(o.plan->dims); });
-  row("level factors", [](const PlanOutcome& o) {
-    if (!o.plan->hierarchical_placement) return std::string("(world order)");
-    std::string s;
-    for (const auto& f : o.plan->level_factors)
-      s += (s.empty() ? "" : " | ") + join(f);
-    return s;
-  });
+  row("level factors", [](const PlanOutcome& o) { return o.plan->describe_layout(); });
+  row("chosen by", [](const PlanOutcome& o) { return o.plan->chosen_by; });
   table.add_rule();
   const auto& levels = request.machine.levels();
+  // Cost factors other than 1 (or weights given): the objective's cost-weighted rows too.
+  bool weighs_costs = !request.weights.empty();
+  for (double c : mesh.cost_factor)
+    weighs_costs = weighs_costs || c != 1.0;
   for (std::size_t l = 0; l <= levels.size(); ++l) {
     const std::string name = l < levels.size() ? levels[l].name : "self";
     row(name + " bytes",
@@ -134,6 +133,11 @@ void print_table(std::ostream& out, const PlanRequest& request,
     row(name + " max messages per rank", [l](const PlanOutcome& o) {
       return std::to_string(o.traffic.levels[l].max_rank_messages);
     });
+    if (weighs_costs && l < levels.size()) {
+      row(name + " max per unit, cost-weighted", [l](const PlanOutcome& o) {
+        return human_bytes(static_cast<std::int64_t>(o.traffic.levels[l].max_unit_cost));
+      });
+    }
   }
   if (request.timings) {
     table.add_rule();
@@ -179,10 +183,13 @@ void print_table(std::ostream& out, const PlanRequest& request,
     }
   }
   table.print(out);
-  out << "weighted objective: sum of w_i * d_i over the directions, what the weighted "
-         "factorization minimises (w_i = G c_i h_i / g_i: the bytes one cut costs, scaled by "
-         "the cost factors c_i; with cost factors other than 1 it ranks plans differently from "
-         "the raw bytes).\n";
+  out << "hierarchical and manual minimise the busiest unit (the 'max per unit' rows"
+      << (weighs_costs ? ", cost-weighted" : "")
+      << "), coarse level first, then that level's bytes (docs/algorithms.md, 'The objective: "
+         "the busiest link').\n"
+         "weighted objective: sum of w_i * d_i over the directions, what the weighted "
+         "factorization and the seed's levelwise rule minimise (w_i = G c_i h_i / g_i: the "
+         "bytes one cut costs, scaled by the cost factors c_i).\n";
   if (request.timings) {
     out << "predicted time: per level, the machine file's exchange time at the busiest unit's "
            "bytes plus its latency for each message a rank sends beyond the calibration's; the "
@@ -233,7 +240,21 @@ nlohmann::json to_json(const PlanRequest& request, const std::vector<PlanOutcome
     p["dims"] = o.plan->dims;
     p["weighted_objective"] = weighted_objective(weights_of(request), o.plan->dims);
     p["level_factors"] = o.plan->level_factors;
-    p["placement"] = o.plan->hierarchical_placement ? "hierarchical" : "world-order";
+    p["placement"] = o.plan->hierarchical_placement() ? "hierarchical" : "world-order";
+    p["layout"] = to_string(o.plan->layout);
+    if (o.plan->layout == PlanLayout::NodeRegions) {
+      json regions = json::array();
+      for (const auto& r : o.plan->node_regions) {
+        regions.push_back(
+            {{"origin", r.origin}, {"extent", r.extent}, {"level_factors", r.level_factors}});
+      }
+      p["node_regions"] = regions;
+    }
+    p["chosen_by"] = o.plan->chosen_by;
+    json cost_levels = json::array();
+    for (const auto& c : plan_cost(o.traffic).levels)
+      cost_levels.push_back({{"name", c.name}, {"busiest", c.busiest}, {"total", c.total}});
+    p["cost"] = {{"levels", cost_levels}};
     json traffic_levels = json::array();
     for (const auto& t : o.traffic.levels) {
       traffic_levels.push_back({{"name", t.name},

@@ -9,16 +9,6 @@
 
 namespace hcart::jacobi {
 
-namespace {
-std::string factors_text(const RunReport& r) {
-  std::string s;
-  for (const auto& f : r.level_factors) {
-    s += (s.empty() ? "" : " | ") + apps::join({f[0], f[1], f[2]});
-  }
-  return s;
-}
-} // namespace
-
 RunReport collect(const Decomposition& decomp, const Solver& solver, const Result& result,
                   const Timers& timers, const std::optional<MachineTimings>& timings) {
   RunReport r;
@@ -30,6 +20,8 @@ RunReport collect(const Decomposition& decomp, const Solver& solver, const Resul
   r.dims = decomp.dims();
   r.grid = apps::identity_of(decomp);
   r.level_factors = decomp.level_factors();
+  r.layout = decomp.plan().describe_layout();
+  r.chosen_by = decomp.plan().chosen_by;
   r.result = result;
   r.mlups = result.seconds > 0 ? solver.global_cells() * static_cast<double>(result.iterations) /
                                      result.seconds / 1e6
@@ -73,7 +65,7 @@ RunReport collect(const Decomposition& decomp, const Solver& solver, const Resul
 void print_run(std::ostream& out, const RunReport& r) {
   out << "\nstrategy " << r.strategy << ", machine " << r.machine << " (" << r.machine_source
       << "), dims " << apps::join({r.dims[0], r.dims[1], r.dims[2]}) << ", level factors "
-      << factors_text(r) << "\n";
+      << r.layout << " (" << r.chosen_by << ")\n";
   for (const auto& note : r.notes)
     out << "  note: " << note << "\n";
   out << "execution space " << r.execution_space
@@ -111,6 +103,8 @@ nlohmann::json to_json(const RunReport& r, const std::string& deck) {
   j["machine"] = {{"description", r.machine}, {"source", r.machine_source}, {"notes", r.notes}};
   j["dims"] = r.dims;
   j["level_factors"] = r.level_factors;
+  j["layout"] = r.layout;
+  j["chosen_by"] = r.chosen_by;
   j["iterations"] = r.result.iterations;
   j["residual"] = r.result.residual;
   j["converged"] = r.result.converged;
@@ -140,22 +134,13 @@ void print_comparison(std::ostream& out, const std::vector<std::vector<RunReport
   table.row("dims", [](std::size_t, const RunReport& r) {
     return apps::join({r.dims[0], r.dims[1], r.dims[2]});
   });
-  table.row("level factors", [](std::size_t, const RunReport& r) {
-    return r.level_factors.size() == 1 && r.strategy != "hierarchical" && r.strategy != "manual"
-               ? std::string("(world order)")
-               : factors_text(r);
-  });
+  table.row("level factors", [](std::size_t, const RunReport& r) { return r.layout; });
   table.row("decomposition", [&](std::size_t k, const RunReport&) {
     const std::string same = table.same_as(k);
     return same.empty() ? std::string("-") : same;
   });
   table.rule();
-  for (std::size_t l = 0; l + 1 < runs.front().front().halo.level_names.size(); ++l) {
-    table.row(runs.front().front().halo.level_names[l] + " halo bytes",
-              [l](std::size_t, const RunReport& r) {
-                return apps::human_bytes(static_cast<double>(r.halo.bytes[l]));
-              });
-  }
+  apps::add_level_rows(table, runs.front().front().halo.level_names);
   table.rule();
   table.row("runs",
             [&](std::size_t k, const RunReport&) { return std::to_string(runs[k].size()); });

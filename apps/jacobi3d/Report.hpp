@@ -25,6 +25,8 @@ struct RunReport {
   std::array<int, 3> dims{};
   apps::GridIdentity grid; ///< dims and placement, to tell identical decompositions apart
   std::vector<std::array<int, 3>> level_factors;
+  std::string layout;    ///< Plan::describe_layout(): level factors, node boxes or world order
+  std::string chosen_by; ///< Plan::chosen_by: which rule chose the plan
   Result result;
   double tolerance = 0; ///< the deck's (0: a fixed iteration count)
   double mlups = 0;

@@ -32,7 +32,12 @@ jacobi::RunReport run_once(const jacobi::Config& config, bool verbose, int rank,
   auto total = std::make_unique<Timers::Region>(timers, "total");
   // One decomposition (of the communication of one iteration), then the iterations per
   // pass and the halo they need, decided once (Passes.hpp).
-  const Decomposition decomp = apps::decompose(MPI_COMM_WORLD, config.spec, config.decomposition);
+  // The planner counts what an exchange sends (one field, 26 neighbours) and, with a machine
+  // file, predicts its time.
+  DecompositionOptions options = config.decomposition;
+  options.traffic = {8, true};
+  options.timings = timings;
+  const Decomposition decomp = apps::decompose(MPI_COMM_WORLD, config.spec, options);
   const jacobi::Passes passes = jacobi::plan_passes(config.settings, decomp);
   const Grid grid(decomp, passes.halo_width);
   jacobi::Solver solver(grid, config.settings, passes.iterations_per_pass, timers, config.output);

@@ -35,6 +35,8 @@ struct Report {
   std::array<int, 3> dims{};
   apps::GridIdentity grid; ///< dims and placement, to tell identical decompositions apart
   std::vector<std::array<int, 3>> level_factors;
+  std::string layout;    ///< Plan::describe_layout()
+  std::string chosen_by; ///< Plan::chosen_by
   zeus::Result result;
   std::vector<Timers::Summary> timers;
   HaloCounters halo;                ///< summed over ranks: machine levels, then "self"
@@ -48,7 +50,12 @@ Report run_once(const zeus::Config& config, bool verbose, int rank,
                 const std::optional<MachineTimings>& timings = {}) {
   Timers timers;
   auto total = std::make_unique<Timers::Region>(timers, "total");
-  const Decomposition decomp = apps::decompose(MPI_COMM_WORLD, config.spec, config.decomposition);
+  // The planner counts what an exchange sends (density, energy and three velocities, 26
+  // neighbours) and, with a machine file, predicts its time.
+  DecompositionOptions options = config.decomposition;
+  options.traffic = {5 * 8, true};
+  options.timings = timings;
+  const Decomposition decomp = apps::decompose(MPI_COMM_WORLD, config.spec, options);
   const Grid grid(decomp);
   zeus::Hydro hydro(grid, config.settings, timers, config.output);
   const double t_end = config.settings.t_end;
@@ -75,6 +82,8 @@ Report run_once(const zeus::Config& config, bool verbose, int rank,
   r.dims = decomp.dims();
   r.grid = apps::identity_of(decomp);
   r.level_factors = decomp.level_factors();
+  r.layout = decomp.plan().describe_layout();
+  r.chosen_by = decomp.plan().chosen_by;
   r.result = result;
   r.timers = timers.summarize(decomp.comm());
   r.halo = apps::summed_halo_counters(hydro.halo().counters(), decomp.comm());
@@ -95,7 +104,8 @@ Report run_once(const zeus::Config& config, bool verbose, int rank,
 
 void print_run(const Report& r) {
   std::cout << "\nstrategy " << r.strategy << ", machine " << r.machine << ", dims "
-            << apps::join({r.dims[0], r.dims[1], r.dims[2]}) << "\n";
+            << apps::join({r.dims[0], r.dims[1], r.dims[2]}) << ", level factors " << r.layout
+            << " (" << r.chosen_by << ")\n";
   for (const auto& note : r.notes)
     std::cout << "  note: " << note << "\n";
   std::cout << "steps " << r.result.steps << ", t = " << r.result.time << ", "
@@ -118,10 +128,9 @@ void print_comparison(const std::vector<std::vector<Report>>& runs) {
     const std::string same = table.same_as(k);
     return same.empty() ? std::string("-") : same;
   });
-  table.row(runs.front().front().halo.level_names[0] + " halo bytes",
-            [](std::size_t, const Report& r) {
-              return apps::human_bytes(static_cast<double>(r.halo.bytes[0]));
-            });
+  table.row("level factors", [](std::size_t, const Report& r) { return r.layout; });
+  table.rule();
+  apps::add_level_rows(table, runs.front().front().halo.level_names);
   table.row("all halo bytes", [](std::size_t, const Report& r) {
     long long sum = 0;
     for (std::size_t l = 0; l + 1 < r.halo.bytes.size(); ++l)
@@ -164,6 +173,8 @@ nlohmann::json to_json(const Report& r, const std::string& deck) {
   j["machine"] = r.machine;
   j["dims"] = r.dims;
   j["level_factors"] = r.level_factors;
+  j["layout"] = r.layout;
+  j["chosen_by"] = r.chosen_by;
   j["steps"] = r.result.steps;
   j["time"] = r.result.time;
   j["seconds"] = r.result.seconds;

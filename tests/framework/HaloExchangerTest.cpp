@@ -166,8 +166,8 @@ Config random_config(std::mt19937_64& rng, int P) {
     c.periodic[d] = rng() % 2 == 0;
   }
   const hcart::Strategy strategies[] = {hcart::Strategy::Mpi, hcart::Strategy::Weighted,
-                                        hcart::Strategy::Hierarchical};
-  c.strategy = strategies[rng() % 3];
+                                        hcart::Strategy::Hierarchical, hcart::Strategy::Levelwise};
+  c.strategy = strategies[rng() % 4];
   const auto divs = hcart::divisors(P);
   const std::int64_t nodes = divs[rng() % divs.size()];
   c.machine = "node:" + std::to_string(nodes) + " core:" + std::to_string(P / nodes);
@@ -284,6 +284,79 @@ TEST(HaloExchanger, RandomConfigurationsFillEveryHaloCellCorrectly) {
   }
   EXPECT_EQ(run + skipped, trials);
   EXPECT_GE(run, trials * 15 / 32); // most configurations fit: the test is not all skips
+}
+
+// Plans that are not a grid of equal node boxes: node regions (guillotine boxes of different
+// shapes) and row-major runs. Every halo cell right, in every mode.
+TEST(HaloExchanger, PermutedPlansFillEveryHaloCell) {
+  const int P = world_size();
+  if (P != 6) GTEST_SKIP() << "the permuted plans below are 6-rank plans";
+  struct Case {
+    std::array<std::int64_t, 3> size;
+    std::array<int, 3> halo;
+    std::array<bool, 3> periodic;
+    const char* machine;
+    hcart::HaloMode mode;
+    hcart::PlanLayout layout;
+  };
+  const Case cases[] = {
+      {{17, 17, 17},
+       {1, 1, 1},
+       {false, false, false},
+       "node:3 core:2",
+       hcart::HaloMode::Full,
+       hcart::PlanLayout::NodeRegions},
+      {{12, 12, 12},
+       {1, 1, 1},
+       {false, false, false},
+       "node:3 core:2",
+       hcart::HaloMode::Full,
+       hcart::PlanLayout::NodeRegions},
+      {{20, 18, 22},
+       {1, 1, 1},
+       {false, false, false},
+       "node:3 core:2",
+       hcart::HaloMode::Full,
+       hcart::PlanLayout::NodeRegions},
+      {{14, 12, 10},
+       {3, 3, 3},
+       {false, false, false},
+       "node:2 core:3",
+       hcart::HaloMode::Full,
+       hcart::PlanLayout::RowMajorRuns},
+  };
+  for (const Case& k : cases) {
+    for (hcart::Placement placement : {hcart::Placement::Block, hcart::Placement::RoundRobin}) {
+      hcart::GridSpec spec;
+      spec.global_size = k.size;
+      spec.halo_width = k.halo;
+      spec.periodic = k.periodic;
+      hcart::DecompositionOptions options;
+      options.machine = k.machine;
+      options.placement = placement;
+      options.traffic.corners = k.mode == hcart::HaloMode::Full;
+      const hcart::Decomposition decomp(MPI_COMM_WORLD, spec, options);
+      EXPECT_EQ(decomp.plan().layout, k.layout) << decomp.plan().describe_layout();
+      for (bool concurrent : {true, false}) {
+        Config c{k.size,
+                 k.halo,
+                 k.periodic,
+                 hcart::Strategy::Hierarchical,
+                 k.machine,
+                 placement,
+                 k.mode,
+                 concurrent ? hcart::FullMethod::Concurrent : hcart::FullMethod::ThreePhase,
+                 true,
+                 2,
+                 false,
+                 0,
+                 hcart::LoopPattern::Portable};
+        long wrong = 0;
+        run_config<double>(c, decomp, wrong);
+        EXPECT_EQ(wrong, 0) << decomp.plan().describe_layout();
+      }
+    }
+  }
 }
 
 TEST(HaloExchanger, NoAllocationAfterTheFirstCall) {

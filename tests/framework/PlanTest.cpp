@@ -24,21 +24,29 @@ Mesh mesh3(std::int64_t a, std::int64_t b, std::int64_t c, int h = 1) {
 }
 } // namespace
 
-TEST(Plan, WorkedExampleFromTheDesign) {
-  const Machine machine = Machine::parse("node:8 socket:2 core:16");
-  const Plan plan = hcart::make_plan(mesh3(2048, 1024, 512), machine, {});
-  EXPECT_EQ(plan.level_factors, (std::vector<Factors>{{4, 2, 1}, {2, 1, 1}, {2, 4, 2}}));
-  EXPECT_EQ(plan.dims, (Factors{16, 8, 2}));
+PlanOptions levelwise() {
+  PlanOptions o;
+  o.strategy = Strategy::Levelwise;
+  return o;
 }
 
-TEST(Plan, OneLevelMachineIsAPlainFactorization) {
-  const Plan plan = hcart::make_plan(mesh3(1000, 1000, 1000), Machine::flat(360), {});
+// The seed paper's rule, under the name levelwise: the worked example of docs/algorithms.md.
+TEST(Plan, LevelwiseWorkedExampleFromTheDesign) {
+  const Machine machine = Machine::parse("node:8 socket:2 core:16");
+  const Plan plan = hcart::make_plan(mesh3(2048, 1024, 512), machine, levelwise());
+  EXPECT_EQ(plan.level_factors, (std::vector<Factors>{{4, 2, 1}, {2, 1, 1}, {2, 4, 2}}));
+  EXPECT_EQ(plan.dims, (Factors{16, 8, 2}));
+  EXPECT_EQ(plan.layout, hcart::PlanLayout::LevelGrid);
+}
+
+TEST(Plan, LevelwiseOnOneLevelIsAPlainFactorization) {
+  const Plan plan = hcart::make_plan(mesh3(1000, 1000, 1000), Machine::flat(360), levelwise());
   EXPECT_EQ(plan.dims, hcart::factorize(360, {1, 1, 1}));
 }
 
-// Each level's factors are the brute-force optimum for that level's accumulated weights,
-// among the factorizations that leave the finer levels feasible.
-TEST(Plan, EachLevelIsOptimalForItsAccumulatedWeights) {
+// Levelwise: each level's factors are the brute-force optimum for that level's accumulated
+// weights, among the factorizations that leave the finer levels feasible.
+TEST(Plan, LevelwiseEachLevelIsOptimalForItsAccumulatedWeights) {
   std::mt19937_64 rng(5);
   const std::vector<std::string> machines = {
       "node:4 socket:2 core:6", "node:6 core:4",          "node:2 socket:3 l3:2 core:2", "node:12",
@@ -47,7 +55,7 @@ TEST(Plan, EachLevelIsOptimalForItsAccumulatedWeights) {
     const Machine machine = Machine::parse(machines[trial % machines.size()]);
     Mesh mesh = mesh3(8 + rng() % 400, 8 + rng() % 400, 8 + rng() % 400);
     mesh.cost_factor = {1.0 + rng() % 3, 1.0, 1.0 + rng() % 2};
-    const Plan plan = hcart::make_plan(mesh, machine, {});
+    const Plan plan = hcart::make_plan(mesh, machine, levelwise());
     const auto w = hcart::communication_weights(mesh);
     Factors cumulative(3, 1);
     for (std::size_t l = 0; l < plan.level_factors.size(); ++l) {
@@ -76,7 +84,7 @@ TEST(Plan, FixedDimsAreHonouredAcrossLevels) {
   options.dims = {2, 4, 4};
   const Plan manual = hcart::make_plan(mesh3(256, 256, 256), machine, options);
   EXPECT_EQ(manual.dims, (Factors{2, 4, 4}));
-  EXPECT_TRUE(manual.hierarchical_placement);
+  EXPECT_TRUE(manual.hierarchical_placement());
   // Per level, the fixed directions still get the lightest cut first: the node level
   // (4 nodes) on a mesh long in x goes to x.
   options.dims = {8, 2, 2};
@@ -140,7 +148,7 @@ TEST(Plan, PlacementIsABijectionForEveryNumbering) {
        {"node:4 socket:2 core:6", "node:3 core:5", "node:2 socket:2 l3:2 core:3"}) {
     for (Placement placement : {Placement::Block, Placement::RoundRobin}) {
       const Machine machine = Machine::parse(text, placement);
-      for (Strategy s : {Strategy::Weighted, Strategy::Hierarchical}) {
+      for (Strategy s : {Strategy::Weighted, Strategy::Hierarchical, Strategy::Levelwise}) {
         PlanOptions options;
         options.strategy = s;
         const Plan plan = hcart::make_plan(mesh3(120, 240, 480), machine, options);

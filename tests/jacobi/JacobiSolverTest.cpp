@@ -133,14 +133,27 @@ TEST(Jacobi, BitwiseIdenticalForEveryDecompositionAndEqualToASerialReference) {
       int halo;
     };
     const Variant variants[] = {{false, 1, 1}, {true, 1, 1}, {false, 3, 3}, {false, 2, 3}};
-    for (Strategy strategy : {Strategy::Mpi, Strategy::Weighted, Strategy::Hierarchical}) {
+    // The strategies, and on 6 ranks the default on 3 nodes of 2, whose plans here are node
+    // regions (boxes of different shapes): a permutation of the ranks that is not a grid.
+    std::vector<std::pair<Strategy, std::string>> runs = {{Strategy::Mpi, ""},
+                                                          {Strategy::Weighted, ""},
+                                                          {Strategy::Levelwise, ""},
+                                                          {Strategy::Hierarchical, ""}};
+    if (test::world_size() == 6) runs.emplace_back(Strategy::Hierarchical, "node:3 core:2");
+    for (const auto& [strategy, machine] : runs) {
       for (const Variant& variant : variants) {
         GridSpec spec;
         spec.global_size = c.size;
         spec.periodic = c.periodic;
         DecompositionOptions options;
         options.strategy = strategy;
+        options.machine = machine;
+        options.traffic.corners = true;
         const Decomposition decomp(MPI_COMM_WORLD, spec, options);
+        if (!machine.empty() && c.size[0] != 16) {
+          EXPECT_EQ(decomp.plan().layout, hcart::PlanLayout::NodeRegions)
+              << decomp.plan().describe_layout();
+        }
         const Grid grid(decomp, {variant.halo, variant.halo, variant.halo});
         s.overlap = variant.overlap;
         Timers timers;

@@ -1,7 +1,9 @@
-# hcart-plan --json on the worked example of docs/algorithms.md, 'Multi-level plan'
-# (2048x1024x512, halo 1, node:8 socket:2 core:16): the hierarchical plan has level factors
-# (4,2,1), (2,1,1), (2,4,2) and dims 16x8x2; every plan's per-level bytes add up to its
-# total; the schema keys of docs/plan-json.md are present.
+# hcart-plan --json on the worked example of docs/algorithms.md, 'The seed's rule: levelwise'
+# (2048x1024x512, halo 1, node:8 socket:2 core:16): the levelwise plan (and the
+# hierarchical one, which reaches the same optimum here) has level factors (4,2,1),
+# (2,1,1), (2,4,2) and dims 16x8x2; every plan's per-level bytes add up to its total; its
+# cost's busiest unit per level is the traffic's max_unit_bytes (cost factors 1); the schema
+# keys of docs/plan-json.md are present.
 cmake_minimum_required(VERSION 3.20)
 execute_process(COMMAND ${PROGRAM} --mesh 2048,1024,512 --halo 1,1,1
                         --machine "node:8 socket:2 core:16" --json
@@ -12,7 +14,7 @@ endif()
 string(JSON schema GET "${json}" schema)
 string(JSON ranks GET "${json}" machine ranks)
 string(JSON nplans LENGTH "${json}" plans)
-if(NOT schema STREQUAL "hcart-plan/1" OR NOT ranks EQUAL 256 OR NOT nplans EQUAL 3)
+if(NOT schema STREQUAL "hcart-plan/1" OR NOT ranks EQUAL 256 OR NOT nplans EQUAL 4)
   message(FATAL_ERROR "unexpected header: schema ${schema}, ranks ${ranks}, plans ${nplans}")
 endif()
 math(EXPR last "${nplans} - 1")
@@ -29,17 +31,29 @@ foreach(p RANGE ${last})
   if(NOT sum EQUAL total)
     message(FATAL_ERROR "${strategy}: levels add up to ${sum}, total_bytes is ${total}")
   endif()
-  if(strategy STREQUAL "hierarchical")
+  string(JSON layout GET "${json}" plans ${p} layout)
+  string(JSON chosen_by GET "${json}" plans ${p} chosen_by)
+  if(layout STREQUAL "" OR chosen_by STREQUAL "")
+    message(FATAL_ERROR "${strategy}: no layout or chosen_by")
+  endif()
+  foreach(l RANGE ${machine_levels})
+    string(JSON busiest GET "${json}" plans ${p} cost levels ${l} busiest)
+    string(JSON unit_bytes GET "${json}" plans ${p} traffic levels ${l} max_unit_bytes)
+    if(NOT busiest EQUAL unit_bytes)
+      message(FATAL_ERROR "${strategy} level ${l}: cost busiest ${busiest}, max_unit_bytes ${unit_bytes}")
+    endif()
+  endforeach()
+  if(strategy MATCHES "^(hierarchical|levelwise)$")
     string(JSON dims GET "${json}" plans ${p} dims)
     string(JSON factors GET "${json}" plans ${p} level_factors)
     string(REGEX REPLACE "[ \n]" "" dims "${dims}")
     string(REGEX REPLACE "[ \n]" "" factors "${factors}")
     if(NOT dims STREQUAL "[16,8,2]" OR NOT factors STREQUAL "[[4,2,1],[2,1,1],[2,4,2]]")
-      message(FATAL_ERROR "hierarchical: dims ${dims}, level factors ${factors}")
+      message(FATAL_ERROR "${strategy}: dims ${dims}, level factors ${factors}")
     endif()
     string(JSON saving GET "${json}" plans ${p} saving_vs_mpi coarsest_level_bytes)
     if(NOT saving GREATER 0.2)
-      message(FATAL_ERROR "hierarchical saves only ${saving} of the node bytes against mpi")
+      message(FATAL_ERROR "${strategy} saves only ${saving} of the node bytes against mpi")
     endif()
   endif()
 endforeach()

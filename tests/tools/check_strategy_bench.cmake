@@ -1,6 +1,6 @@
 # hcart-strategy-bench on a synthetic 2-node machine: its per-level bytes, and the bytes of
 # each level's busiest unit, equal hcart-plan's
-# for every mesh and strategy (mpi, weighted, hierarchical: the same names as hcart-plan's),
+# for every mesh and strategy (mpi, weighted, levelwise, hierarchical: hcart-plan's names),
 # and strategies that print "same as" another have its grid. With a machine file measured
 # first by hcart-machine --measure on the same launch, the time the bench predicts from its
 # own counts (busiest unit, most messages of a rank) is the time hcart-plan predicts from its
@@ -38,7 +38,7 @@ foreach(r RANGE ${last})
   foreach(m RANGE ${mlast})
     string(JSON method GET "${json}" results ${r} methods ${m} method)
     set(args --mesh ${mesh} --halo 1,1,1 --machine ${MACHINE} --machine-file ${machine_file} --json)
-    if(NOT method MATCHES "^(mpi|weighted|hierarchical)$")
+    if(NOT method MATCHES "^(mpi|weighted|levelwise|hierarchical)$")
       message(FATAL_ERROR "hcart-strategy-bench names a strategy '${method}'")
     endif()
     list(APPEND args --strategy ${method})

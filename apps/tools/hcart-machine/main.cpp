@@ -98,7 +98,7 @@ int main(int argc, char* argv[]) {
     request.machine = hierarchy.machine;
     request.traffic = {8, corners};
     request.strategies = {hcart::Strategy::Mpi, hcart::Strategy::Weighted,
-                          hcart::Strategy::Hierarchical};
+                          hcart::Strategy::Levelwise, hcart::Strategy::Hierarchical};
     std::vector<PlanOutcome> outcomes;
     hcart::agree_on_errors(MPI_COMM_WORLD, [&] { outcomes = plan_all(request); });
     if (env.rank() == 0) {

@@ -8,10 +8,12 @@
 // For a mesh ratio g0:g1:g2 and global sizes growing 8x in volume from one to the next, it
 // times a halo exchange (each rank swaps one layer with its two neighbours in every
 // direction: two receives, two sends, wait; send and receive buffers swapped between
-// steps) under hcart's three strategies side by side:
+// steps) under hcart's strategies side by side:
 //   mpi           MPI_Dims_create + MPI_Cart_create(reorder = 1)
 //   weighted      weights from the mesh, one level, ranks in world order
-//   hierarchical  weights from the mesh, level by level, hierarchical placement (default)
+//   levelwise     the seed paper's rule: weights from the mesh, level by level
+//   hierarchical  the exact optimum of the busiest link, coarse level first (the default;
+//                 with --machine-file, the least predicted time)
 // and reports the halo bytes (in total, per hardware level, and of each level's busiest unit:
 // for the node level, what the busiest node's link carries out), the time per exchange
 // (each round times `repetitions` exchanges and keeps their median; rounds take the
@@ -202,6 +204,7 @@ int main(int argc, char* argv[]) {
       if (!machine_file.empty()) timings = read_machine_file(machine_file);
     });
     const std::vector<hcart::Strategy> methods = {hcart::Strategy::Mpi, hcart::Strategy::Weighted,
+                                                  hcart::Strategy::Levelwise,
                                                   hcart::Strategy::Hierarchical};
     nlohmann::json doc;
     doc["schema"] = "hcart-strategy-bench/1";
@@ -227,6 +230,8 @@ int main(int argc, char* argv[]) {
         options.strategy = method;
         options.machine = machine_text;
         options.placement = placement;
+        options.traffic = {8, false}; // one layer of doubles through the six faces
+        options.timings = timings;    // with --machine-file the default plans by predicted time
         std::unique_ptr<hcart::Decomposition> d;
         try {
           d = std::make_unique<hcart::Decomposition>(MPI_COMM_WORLD, spec, options);

@@ -1,5 +1,5 @@
-#include <hcart/core/Error.hpp>
 #include <hcart/app/DecompositionTable.hpp>
+#include <hcart/core/Error.hpp>
 #include <hcart/mapping/Strategy.hpp>
 
 namespace hcart {
@@ -7,7 +7,7 @@ namespace hcart {
 void add_decomposition_keys(DeckSchema& s) {
   s.add("decomposition", "strategy", DeckType::String, "\"hierarchical\"",
         "how the process grid is chosen")
-      .one_of({"mpi", "weighted", "hierarchical", "manual"});
+      .one_of({"mpi", "weighted", "hierarchical", "levelwise", "manual"});
   s.add("decomposition", "dims", DeckType::IntegerList, "[0, 0, 0]",
         "fixed ranks per direction, 0 = free (all > 0 for manual)")
       .length(3)

@@ -2,7 +2,7 @@
 #include <hcart/core/Error.hpp>
 #include <hcart/core/MpiCheck.hpp>
 #include <hcart/grid/Decomposition.hpp>
-#include <hcart/grid/MpiDims.hpp>
+#include <hcart/grid/Planner.hpp>
 #include <hcart/mapping/Blocks.hpp>
 #include <hcart/topology/Detect.hpp>
 
@@ -43,33 +43,28 @@ Decomposition::Decomposition(MPI_Comm comm, const GridSpec& spec,
   m_report.placement = options.placement;
   m_report.notes = hierarchy.notes;
 
-  const std::vector<std::int64_t> fixed(options.dims.begin(), options.dims.end());
   int periods[3];
   for (int i = 0; i < 3; ++i)
     periods[i] = spec.periodic[i] ? 1 : 0;
+  agree_on_errors(comm, [&] {
+    PlanOptions plan_options;
+    plan_options.strategy = options.strategy;
+    plan_options.dims.assign(options.dims.begin(), options.dims.end());
+    plan_options.weights = options.weights;
+    plan_options.traffic = options.traffic;
+    plan_options.timings = options.timings;
+    m_plan = plan_decomposition(mesh, m_machine, plan_options);
+  });
+  const int d[3] = {static_cast<int>(m_plan.dims[0]), static_cast<int>(m_plan.dims[1]),
+                    static_cast<int>(m_plan.dims[2])};
   MPI_Comm cart = MPI_COMM_NULL;
   if (options.strategy == Strategy::Mpi) {
-    std::vector<std::int64_t> dims;
-    agree_on_errors(comm, [&] { dims = mpi_baseline_dims(m_size, fixed, mesh); });
-    m_plan = plan_from_dims(Strategy::Mpi, dims, m_machine);
-    m_plan.weights = communication_weights(mesh);
-    const int d[3] = {static_cast<int>(dims[0]), static_cast<int>(dims[1]),
-                      static_cast<int>(dims[2])};
     HCART_MPI_CHECK(MPI_Cart_create(comm, 3, d, periods, 1, &cart));
   } else {
-    agree_on_errors(comm, [&] {
-      PlanOptions plan_options;
-      plan_options.strategy = options.strategy;
-      plan_options.dims = fixed;
-      plan_options.weights = options.weights;
-      m_plan = make_plan(mesh, m_machine, plan_options);
-    });
     const auto key = static_cast<int>(m_plan.cart_rank_of(comm_rank, m_machine));
     MPI_Comm reordered = MPI_COMM_NULL;
     HCART_MPI_CHECK(MPI_Comm_split(comm, 0, key, &reordered));
     const Communicator reordered_owner(reordered);
-    const int d[3] = {static_cast<int>(m_plan.dims[0]), static_cast<int>(m_plan.dims[1]),
-                      static_cast<int>(m_plan.dims[2])};
     HCART_MPI_CHECK(MPI_Cart_create(reordered, 3, d, periods, 0, &cart));
   }
   m_cart = Communicator(cart);

@@ -1,10 +1,15 @@
 #include "mapping/FactorSearch.hpp"
+#include "mapping/PlanSearch.hpp"
 
 #include <hcart/core/Error.hpp>
 #include <hcart/mapping/Factorize.hpp>
 #include <hcart/mapping/Plan.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
+#include <map>
+#include <optional>
 #include <string>
 
 namespace hcart {
@@ -29,81 +34,81 @@ void check_capacity(const Mesh& mesh, const std::vector<std::int64_t>& bounds, s
                                           "more cells, narrower halos, or use fewer ranks");
 }
 
-// Splits dims over the machine levels, coarse first, optimising each level in turn.
-// `fixed[i] > 0`: the product over levels must be exactly fixed[i].
-std::vector<std::vector<std::int64_t>> split_over_levels(const std::vector<double>& weights,
-                                                         const std::vector<std::int64_t>& bounds,
-                                                         const std::vector<std::int64_t>& fixed,
-                                                         const Machine& machine) {
-  const std::size_t d = weights.size();
-  const auto& levels = machine.levels();
-  std::vector<std::int64_t> cumulative(d, 1);
-  std::vector<std::vector<std::int64_t>> factors;
-  bool any_fixed = false;
-  std::vector<bool> free_direction(d);
-  for (std::size_t i = 0; i < d; ++i) {
-    any_fixed = any_fixed || fixed[i] > 0;
-    free_direction[i] = fixed[i] == 0;
+std::vector<std::int64_t> bounds_for_factorize(std::vector<std::int64_t> bounds) {
+  for (auto& b : bounds)
+    b = b >= max_factorize_n ? 0 : b;
+  return bounds;
+}
+
+Plan plan_of(const impl::Candidate& c, const PlanOptions& options,
+             const std::vector<double>& weights) {
+  Plan plan;
+  plan.strategy = options.strategy;
+  plan.dims = c.dims;
+  plan.layout = c.layout;
+  plan.level_factors = c.level_factors;
+  plan.node_regions = c.regions;
+  plan.weights = weights;
+  plan.cost = c.cost;
+  plan.chosen_by = "bottleneck objective";
+  return plan;
+}
+
+// The search of the Hierarchical and Manual strategies (docs/algorithms.md, 'The search').
+impl::Candidate search(const impl::SearchContext& context, const Machine& machine,
+                       const std::vector<std::vector<std::int64_t>>& world_grids,
+                       impl::SearchStats& stats) {
+  std::optional<impl::Candidate> best = impl::search_level_grids(context, nullptr, stats);
+  if (auto regions = impl::search_node_regions(context, nullptr, best ? &*best : nullptr, stats))
+    best = std::move(regions);
+  for (const auto& d : world_grids) {
+    ++stats.run_grids;
+    impl::Candidate c = impl::runs_candidate(context, d);
+    if (!best || impl::compare_candidates(c, *best) < 0) best = std::move(c);
   }
-  for (std::size_t l = 0; l < levels.size(); ++l) {
-    std::int64_t after = 1;
-    for (std::size_t k = l + 1; k < levels.size(); ++k)
-      after *= levels[k].size;
-    std::vector<double> w(d);
-    std::vector<std::int64_t> level_bound(d);
-    for (std::size_t i = 0; i < d; ++i) {
-      w[i] = weights[i] * static_cast<double>(cumulative[i]);
-      level_bound[i] = fixed[i] > 0 ? fixed[i] / cumulative[i] : bounds[i] / cumulative[i];
-    }
-    // The levels below must still fit: some factorization of their product must respect
-    // what the bounds leave, and fixed directions must end exactly on their value.
-    auto rest_fits = [&](const std::vector<std::int64_t>& n) {
-      std::vector<std::int64_t> next_bound(d), exact(d, 0);
-      for (std::size_t i = 0; i < d; ++i) {
-        if (fixed[i] > 0) {
-          if (level_bound[i] % n[i] != 0) return false;
-          exact[i] = level_bound[i] / n[i];
-          next_bound[i] = exact[i];
-        } else {
-          next_bound[i] = level_bound[i] / n[i];
-        }
-      }
-      return impl::factorizable(after, next_bound, exact);
-    };
-    std::vector<std::int64_t> chosen;
-    if (!any_fixed) {
-      try {
-        FactorizeOptions fo;
-        fo.bounds = level_bound;
-        for (auto& b : fo.bounds)
-          b = b >= max_factorize_n ? 0 : b;
-        chosen = factorize(levels[l].size, w, fo);
-        if (!rest_fits(chosen)) chosen.clear();
-      } catch (const InputError&) {
-        chosen.clear();
-      }
-    }
-    if (chosen.empty()) {
-      auto found =
-          impl::factorize_filtered(levels[l].size, w, level_bound, free_direction, rest_fits);
-      HCART_REQUIRE(
-          found.has_value(),
-          "hcart::make_plan: the "
-              << machine.ranks() << " ranks of machine '" << machine.to_string()
-              << "' cannot be split level by level into dims "
-                 "respecting the bounds "
-              << impl::join_numbers(bounds)
-              << (any_fixed ? " and fixed dims " + impl::join_numbers(fixed) : std::string()));
-      chosen = *found;
-    }
-    for (std::size_t i = 0; i < d; ++i)
-      cumulative[i] *= chosen[i];
-    factors.push_back(std::move(chosen));
-  }
-  return factors;
+  HCART_REQUIRE(best.has_value(),
+                "hcart::make_plan: the "
+                    << machine.ranks() << " ranks of machine '" << machine.to_string()
+                    << "' fit on no process grid within the bounds "
+                    << impl::join_numbers(context.caps)
+                    << (std::any_of(context.fixed.begin(), context.fixed.end(),
+                                    [](std::int64_t x) { return x > 0; })
+                            ? " and fixed dims " + impl::join_numbers(context.fixed, ",")
+                            : std::string()));
+  return *best;
 }
 
 } // namespace
+
+std::string to_string(PlanLayout layout) {
+  switch (layout) {
+  case PlanLayout::WorldOrder: return "world order";
+  case PlanLayout::LevelGrid: return "level grid";
+  case PlanLayout::NodeRegions: return "node regions";
+  case PlanLayout::RowMajorRuns: return "row-major runs";
+  }
+  return "unknown";
+}
+
+std::vector<double> objective_cost_factors(const Mesh& mesh, const std::vector<double>& weights) {
+  validate(mesh);
+  if (weights.empty()) return mesh.cost_factor;
+  const std::size_t d = mesh.global_size.size();
+  HCART_REQUIRE(weights.size() == d, "hcart::make_plan: " << weights.size() << " weights for a "
+                                                          << d << "-dimensional mesh");
+  std::vector<double> c(d, 0.0);
+  for (std::size_t i = 0; i < d; ++i) {
+    HCART_REQUIRE(std::isfinite(weights[i]) && weights[i] >= 0,
+                  "hcart::make_plan: weight " << weights[i] << " in direction " << i
+                                              << ", expected a finite value >= 0");
+    if (mesh.halo_width[i] == 0) continue;
+    double plane = 1.0;
+    for (std::size_t j = 0; j < d; ++j)
+      if (j != i) plane *= static_cast<double>(mesh.global_size[j]);
+    c[i] = weights[i] / (mesh.halo_width[i] * plane);
+  }
+  return c;
+}
 
 std::vector<std::int64_t> row_major_coords(std::int64_t rank,
                                            const std::vector<std::int64_t>& dims) {
@@ -130,15 +135,31 @@ std::vector<std::int64_t> Plan::coords_of(std::int64_t world_rank, const Machine
   if (!measured_cart_rank.empty()) {
     return row_major_coords(measured_cart_rank.at(world_rank), dims);
   }
-  if (!hierarchical_placement) return row_major_coords(world_rank, dims);
+  if (layout == PlanLayout::WorldOrder) return row_major_coords(world_rank, dims);
   const std::vector<std::int64_t> units = machine.unit_indices(world_rank);
-  std::vector<std::int64_t> c(dims.size(), 0);
-  for (std::size_t l = 0; l < level_factors.size(); ++l) {
-    const std::vector<std::int64_t> level_coords = row_major_coords(units[l], level_factors[l]);
-    for (std::size_t i = 0; i < dims.size(); ++i) {
-      c[i] = c[i] * level_factors[l][i] + level_coords[i];
-    }
+  if (layout == PlanLayout::RowMajorRuns) {
+    std::int64_t block = 0;
+    for (std::size_t l = 0; l < units.size(); ++l)
+      block = block * machine.levels()[l].size + units[l];
+    return row_major_coords(block, dims);
   }
+  std::vector<std::int64_t> c(dims.size(), 0);
+  // The mixed-radix combination of the level coordinates from level `first` on.
+  auto combine = [&](std::size_t first, const std::vector<std::vector<std::int64_t>>& factors) {
+    for (std::size_t l = 0; l < factors.size(); ++l) {
+      const auto level_coords = row_major_coords(units[first + l], factors[l]);
+      for (std::size_t i = 0; i < dims.size(); ++i)
+        c[i] = c[i] * factors[l][i] + level_coords[i];
+    }
+  };
+  if (layout == PlanLayout::LevelGrid) {
+    combine(0, level_factors);
+    return c;
+  }
+  const NodeRegion& region = node_regions.at(units[0]);
+  combine(1, region.level_factors);
+  for (std::size_t i = 0; i < dims.size(); ++i)
+    c[i] += region.origin[i];
   return c;
 }
 
@@ -146,20 +167,52 @@ std::int64_t Plan::cart_rank_of(std::int64_t world_rank, const Machine& machine)
   return row_major_rank(coords_of(world_rank, machine), dims);
 }
 
+std::string Plan::describe_layout() const {
+  if (layout == PlanLayout::WorldOrder) return "(world order)";
+  if (layout == PlanLayout::RowMajorRuns) return "(row-major runs)";
+  if (layout == PlanLayout::LevelGrid) {
+    std::string s;
+    for (const auto& f : level_factors)
+      s += (s.empty() ? "" : " | ") + impl::join_numbers(f);
+    return s;
+  }
+  // Node boxes grouped by extent and finer factors, first origins listed.
+  std::map<std::string, std::vector<std::string>> groups;
+  std::vector<std::string> order;
+  for (const auto& r : node_regions) {
+    std::string key = impl::join_numbers(r.extent);
+    if (r.level_factors.size() > 1) {
+      key += " (";
+      for (std::size_t l = 0; l < r.level_factors.size(); ++l)
+        key += (l ? " | " : "") + impl::join_numbers(r.level_factors[l]);
+      key += ")";
+    }
+    if (groups.find(key) == groups.end()) order.push_back(key);
+    groups[key].push_back(impl::join_numbers(r.origin, ","));
+  }
+  std::string s = std::to_string(node_regions.size()) + " node boxes:";
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const auto& origins = groups[order[k]];
+    s += (k ? "; " : " ") + order[k] + " at " + origins[0];
+    for (std::size_t j = 1; j < origins.size() && j < 3; ++j)
+      s += " " + origins[j];
+    if (origins.size() > 3) s += " (+" + std::to_string(origins.size() - 3) + ")";
+  }
+  return s;
+}
+
 Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& options) {
   const std::size_t d = mesh.global_size.size();
   const std::vector<std::int64_t> bounds = cut_bounds(mesh); // validates the mesh
-  Plan plan;
-  plan.strategy = options.strategy;
   HCART_REQUIRE(options.strategy != Strategy::Mpi,
-                "hcart::make_plan: the mpi strategy needs MPI_Dims_create; use plan_from_dims");
-  if (options.weights.empty()) {
-    plan.weights = communication_weights(mesh);
+                "hcart::make_plan: the mpi strategy needs MPI_Dims_create; use "
+                "hcart::plan_decomposition");
+  std::vector<double> weights = options.weights;
+  if (weights.empty()) {
+    weights = communication_weights(mesh);
   } else {
-    HCART_REQUIRE(options.weights.size() == d, "hcart::make_plan: " << options.weights.size()
-                                                                    << " weights for a " << d
-                                                                    << "-dimensional mesh");
-    plan.weights = options.weights;
+    HCART_REQUIRE(weights.size() == d, "hcart::make_plan: " << weights.size() << " weights for a "
+                                                            << d << "-dimensional mesh");
   }
   std::vector<std::int64_t> fixed = options.dims;
   if (fixed.empty()) fixed.assign(d, 0);
@@ -187,26 +240,140 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
                                                 << fixed_product << ") do not divide the "
                                                 << machine.ranks() << " ranks");
   check_capacity(mesh, bounds, machine.ranks());
+  const std::vector<double> cost_factors = objective_cost_factors(mesh, options.weights);
 
   if (options.strategy == Strategy::Weighted) {
     FactorizeOptions fo;
     fo.fixed = fixed;
-    fo.bounds = bounds;
-    for (auto& b : fo.bounds)
-      b = b >= max_factorize_n ? 0 : b;
-    plan.dims = factorize(machine.ranks(), plan.weights, fo);
-    plan.level_factors = {plan.dims};
-    plan.hierarchical_placement = false;
+    fo.bounds = bounds_for_factorize(bounds);
+    Plan plan =
+        plan_from_dims(Strategy::Weighted, factorize(machine.ranks(), weights, fo), machine);
+    plan.weights = weights;
+    plan.chosen_by = "weighted factorization";
     return plan;
   }
-  plan.level_factors = split_over_levels(plan.weights, bounds, fixed, machine);
-  plan.dims.assign(d, 1);
-  for (const auto& level : plan.level_factors) {
-    for (std::size_t i = 0; i < d; ++i)
-      plan.dims[i] *= level[i];
+  if (options.strategy == Strategy::Levelwise) {
+    Plan plan;
+    plan.strategy = Strategy::Levelwise;
+    plan.level_factors = impl::levelwise_factors(weights, bounds, fixed, machine);
+    plan.dims.assign(d, 1);
+    for (const auto& level : plan.level_factors) {
+      for (std::size_t i = 0; i < d; ++i)
+        plan.dims[i] *= level[i];
+    }
+    plan.layout = PlanLayout::LevelGrid;
+    plan.weights = weights;
+    plan.chosen_by = "seed rule (levelwise)";
+    return plan;
   }
-  plan.hierarchical_placement = true;
-  return plan;
+
+  // Hierarchical and Manual: the exact search.
+  impl::SearchContext context;
+  context.problem = impl::load_problem(mesh, cost_factors, options.traffic);
+  for (const auto& level : machine.levels()) {
+    context.level_sizes.push_back(level.size);
+    context.level_names.push_back(level.name);
+  }
+  context.ranks = machine.ranks();
+  context.fixed = fixed;
+  HCART_REQUIRE(options.region_search_nodes >= 0,
+                "hcart::make_plan: region_search_nodes = " << options.region_search_nodes
+                                                           << ", expected >= 0");
+  context.region_search_nodes = options.region_search_nodes;
+  context.caps.resize(d);
+  for (std::size_t i = 0; i < d; ++i)
+    context.caps[i] = fixed[i] > 0 ? fixed[i] : std::min(bounds[i], machine.ranks());
+
+  // Row-major runs where they are not a level grid already searched: every grid on small
+  // machines, else the weighted factorization's and the caller's (MPI_Dims_create's).
+  std::vector<std::vector<std::int64_t>> world_grids;
+  auto add_world_grid = [&](const std::vector<std::int64_t>& g) {
+    if (g.size() != d || !context.admits(g)) return;
+    if (std::find(world_grids.begin(), world_grids.end(), g) != world_grids.end()) return;
+    if (impl::runs_as_level_grid(g, context.level_sizes)) return;
+    world_grids.push_back(g);
+  };
+  if (machine.ranks() <= impl::runs_all_grids_max_ranks) {
+    for (const auto& g : impl::ordered_factorizations(machine.ranks(), context.caps, context.fixed))
+      add_world_grid(g);
+  } else if (machine.ranks() <= impl::runs_named_grids_max_ranks) {
+    try {
+      FactorizeOptions fo;
+      fo.fixed = fixed;
+      fo.bounds = bounds_for_factorize(bounds);
+      add_world_grid(factorize(machine.ranks(), weights, fo));
+    } catch (const InputError&) {
+      // No weighted grid fits: the other spaces decide.
+    }
+    for (const auto& g : options.run_dims)
+      add_world_grid(g);
+  }
+  impl::SearchStats stats;
+  const impl::Candidate best = search(context, machine, world_grids, stats);
+  const std::string searched =
+      "level grids (" + std::to_string(stats.grid_pairs) + " node grid and box pairs counted)" +
+      (stats.region_grids > 0 || !stats.regions_complete
+           ? "; node regions on " + std::to_string(stats.region_grids) + " grids (" +
+                 std::to_string(stats.region_boxes) + " boxes" +
+                 (stats.regions_complete ? ")" : ", stopped at the box budget)")
+           : std::string()) +
+      (stats.run_grids > 0 ? "; row-major runs on " + std::to_string(stats.run_grids) + " grids"
+                           : std::string());
+  if (!options.timings) {
+    Plan plan = plan_of(best, options, weights);
+    plan.searched = searched;
+    return plan;
+  }
+
+  // With measured figures: the least predicted time. Every level grid is bounded in closed
+  // form (each level's time at its busiest unit's bytes, the latency of extra messages left
+  // out) and counted exactly in the order of that bound until the bound passes the best
+  // time; node regions and row-major runs are counted for every grid's best.
+  validate(*options.timings);
+  Mesh costed = mesh;
+  costed.cost_factor = cost_factors;
+  std::optional<Plan> chosen;
+  double best_time = 0;
+  impl::Candidate chosen_candidate;
+  auto consider = [&](const impl::Candidate& c) {
+    Plan p = plan_of(c, options, weights);
+    const Traffic t = traffic_model(p, machine, costed, options.traffic);
+    const double seconds = predict_exchange_time(level_loads(t), *options.timings).seconds;
+    const int by_time = chosen ? impl::compare_sums(seconds, best_time) : -1;
+    if (by_time < 0 || (by_time == 0 && impl::compare_candidates(c, chosen_candidate) < 0)) {
+      best_time = seconds;
+      chosen = std::move(p);
+      chosen_candidate = c;
+    }
+  };
+  consider(best);
+  for (const auto& g : impl::ordered_factorizations(machine.ranks(), context.caps, context.fixed)) {
+    impl::SearchStats s;
+    if (auto c = impl::search_node_regions(context, &g, nullptr, s)) consider(*c);
+  }
+  for (const auto& g : world_grids)
+    consider(impl::runs_candidate(context, g));
+  impl::SearchContext bytes_only = context; // the time model reads bytes, not costs
+  bytes_only.problem = impl::load_problem(mesh, {}, options.traffic);
+  std::vector<std::pair<double, impl::Candidate>> bounded;
+  for (auto& c : impl::all_level_grids(bytes_only)) {
+    std::vector<LevelLoad> loads;
+    for (const auto& l : c.cost.levels)
+      loads.push_back({l.name, static_cast<std::int64_t>(std::llround(l.busiest)), 0});
+    bounded.emplace_back(predict_exchange_time(loads, *options.timings).seconds, std::move(c));
+  }
+  std::stable_sort(bounded.begin(), bounded.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& [bound, c] : bounded) {
+    if (impl::compare_sums(bound, best_time) > 0) break;
+    c.cost = impl::level_grid_cost(context, c.level_factors); // the objective, for ties
+    consider(c);
+  }
+  chosen->searched = searched + "; with the machine file every level grid bounded by time";
+  chosen->chosen_by = impl::compare_candidates(chosen_candidate, best) == 0
+                          ? "predicted time (machine file), also the bottleneck objective's choice"
+                          : "predicted time (machine file)";
+  return *chosen;
 }
 
 Plan plan_from_dims(Strategy strategy, const std::vector<std::int64_t>& dims,
@@ -223,8 +390,9 @@ Plan plan_from_dims(Strategy strategy, const std::vector<std::int64_t>& dims,
   Plan plan;
   plan.strategy = strategy;
   plan.dims = dims;
+  plan.layout = PlanLayout::WorldOrder;
   plan.level_factors = {dims};
-  plan.hierarchical_placement = false;
+  plan.chosen_by = strategy == Strategy::Mpi ? "MPI_Dims_create" : "given dims";
   return plan;
 }
 

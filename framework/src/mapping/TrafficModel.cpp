@@ -1,5 +1,6 @@
 #include <hcart/core/Error.hpp>
 #include <hcart/mapping/Blocks.hpp>
+#include <hcart/mapping/Plan.hpp>
 #include <hcart/mapping/TrafficModel.hpp>
 
 #include <algorithm>
@@ -92,11 +93,21 @@ Traffic traffic_model(const Plan& plan, const Machine& machine, const Mesh& mesh
 
   // A unit of level l is named by its index prefix u_0..u_l (mixed radix).
   std::vector<std::vector<std::int64_t>> unit_bytes(depth);
+  std::vector<std::vector<double>> unit_cost(depth);
   std::int64_t units_at_level = 1;
   for (std::size_t l = 0; l < depth; ++l) {
     units_at_level *= machine.levels()[l].size;
     unit_bytes[l].assign(units_at_level, 0);
+    unit_cost[l].assign(units_at_level, 0.0);
   }
+  // A message's cost: its bytes times the cost factors of the directions it crosses.
+  auto cost_of = [&](const HaloMessage& m) {
+    double c = static_cast<double>(m.bytes);
+    for (std::size_t i = 0; i < d && !mesh.cost_factor.empty(); ++i) {
+      if (m.offset[i] != 0) c *= mesh.cost_factor[i];
+    }
+    return c;
+  };
 
   Traffic traffic;
   for (std::size_t l = 0; l < depth; ++l)
@@ -106,6 +117,7 @@ Traffic traffic_model(const Plan& plan, const Machine& machine, const Mesh& mesh
     const std::int64_t sender = world_of_cart[q];
     const std::int64_t* su = units.data() + sender * depth;
     std::int64_t sent_to_others = 0, copied = 0;
+    double copied_cost = 0;
     std::vector<std::int64_t> messages(depth + 1, 0);
     for (const HaloMessage& m :
          halo_messages(row_major_coords(q, plan.dims), plan.dims, mesh, options)) {
@@ -115,7 +127,9 @@ Traffic traffic_model(const Plan& plan, const Machine& machine, const Mesh& mesh
       while (level < depth && su[level] == ru[level])
         ++level;
       LevelTraffic& t = traffic.levels[level];
+      const double cost = cost_of(m);
       add_to(t.bytes, m.bytes);
+      t.cost += cost;
       t.messages += 1;
       messages[level] += 1;
       if (level < depth) {
@@ -123,9 +137,11 @@ Traffic traffic_model(const Plan& plan, const Machine& machine, const Mesh& mesh
         for (std::size_t k = 0; k <= level; ++k)
           unit = unit * machine.levels()[k].size + su[k];
         add_to(unit_bytes[level][unit], m.bytes);
+        unit_cost[level][unit] += cost;
         add_to(sent_to_others, m.bytes);
       } else {
         add_to(copied, m.bytes);
+        copied_cost += cost;
       }
     }
     for (std::size_t l = 0; l <= depth; ++l) {
@@ -135,10 +151,13 @@ Traffic traffic_model(const Plan& plan, const Machine& machine, const Mesh& mesh
     traffic.max_rank_halo_bytes = std::max(traffic.max_rank_halo_bytes, sent_to_others);
     add_to(traffic.total_bytes, sent_to_others);
     traffic.levels[depth].max_unit_bytes = std::max(traffic.levels[depth].max_unit_bytes, copied);
+    traffic.levels[depth].max_unit_cost =
+        std::max(traffic.levels[depth].max_unit_cost, copied_cost);
   }
   for (std::size_t l = 0; l < depth; ++l) {
     traffic.levels[l].max_unit_bytes =
         *std::max_element(unit_bytes[l].begin(), unit_bytes[l].end());
+    traffic.levels[l].max_unit_cost = *std::max_element(unit_cost[l].begin(), unit_cost[l].end());
   }
   return traffic;
 }

@@ -7,7 +7,8 @@
 //   const hcart::DecompositionOptions options = hcart::read_decomposition(deck);
 //   const hcart::Decomposition decomp(comm, spec, options);
 //
-// Keys: strategy ("mpi", "weighted", "hierarchical", "manual"; default "hierarchical"), dims
+// Keys: strategy ("mpi", "weighted", "hierarchical", "levelwise", "manual"; default
+// "hierarchical"), dims
 // (ranks per direction, 0 = free; all > 0 for manual), machine (a synthetic machine such as
 // "node:2 core:4"; empty: $HCART_MACHINE, else detected), placement ("block" or
 // "round-robin", for synthetic machines).

@@ -10,10 +10,12 @@
 //   int right = decomp.neighbour({1, 0, 0});   // MPI_PROC_NULL at a non-periodic boundary
 //
 // The machine is the synthetic one from the options, else $HCART_MACHINE, else detected.
+// The plan comes from hcart::plan_decomposition (grid/Planner.hpp), as hcart-plan's does.
 // Strategies: Mpi (MPI_Dims_create + MPI_Cart_create with reorder = 1, the baseline);
-// Weighted (weighted factorization, ranks in their given order); Hierarchical (the
-// multi-level plan, ranks reordered by MPI_Comm_split with the planned key, then
-// MPI_Cart_create with reorder = 0); Manual (dims from the user, placed hierarchically).
+// Weighted (weighted factorization, ranks in their given order); Hierarchical (the exact
+// optimum of the busiest-link objective: a process grid and a rank permutation, applied by
+// MPI_Comm_split with the planned key, then MPI_Cart_create with reorder = 0); Levelwise
+// (the seed paper's level-by-level rule); Manual (the user's dims, placed as Hierarchical).
 // Every check of the input is agreed on all ranks first, so a bad input throws the same
 // hcart::InputError on every rank and nothing hangs.
 #pragma once
@@ -24,10 +26,13 @@
 #include <hcart/mapping/Machine.hpp>
 #include <hcart/mapping/Plan.hpp>
 #include <hcart/mapping/Strategy.hpp>
+#include <hcart/mapping/TimeModel.hpp>
+#include <hcart/mapping/TrafficModel.hpp>
 
 #include <mpi.h>
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +46,12 @@ struct DecompositionOptions {
   /// Communication weights to use instead of those derived from the spec (empty: derive;
   /// {1, 1, 1}: the classic balanced factorization). Ignored by Strategy::Mpi.
   std::vector<double> weights;
+  /// What one exchange sends per halo cell (bytes, all fields together) and whether edges
+  /// and corners go too (HaloMode::Full): the objective counts what the run will send.
+  TrafficOptions traffic;
+  /// Measured figures (hcart-machine --measure): the plan with the least predicted exchange
+  /// time wins among the search's candidates, the objective breaking ties.
+  std::optional<MachineTimings> timings;
 };
 
 /// \brief What a Decomposition decided and why, for logs and timer reports.
@@ -74,7 +85,8 @@ public:
   std::array<int, 3> coords() const noexcept { return m_coords; }
   const GridSpec& spec() const noexcept { return m_spec; }
   /// \brief Per machine level, coarse first, the factors of dims (one entry, dims, for
-  /// strategies that keep ranks in world order).
+  /// strategies that keep ranks in world order; empty for node-region plans, whose boxes
+  /// plan().node_regions holds and plan().describe_layout() names).
   std::vector<std::array<int, 3>> level_factors() const;
   /// \brief The neighbour at `offset` (each -1, 0 or +1) in comm(): MPI_PROC_NULL where a
   /// non-periodic boundary is crossed; this rank itself for a periodic direction with one

@@ -10,11 +10,12 @@ namespace hcart {
 enum class Strategy {
   Mpi,          ///< MPI_Dims_create + MPI_Cart_create(reorder = 1): the baseline
   Weighted,     ///< single-level weighted factorization, ranks in their given order
-  Hierarchical, ///< multi-level factorization and placement (the default)
-  Manual        ///< dims from the user; placement hierarchical where the machine allows
+  Hierarchical, ///< the exact optimum of the bottleneck objective (the default)
+  Levelwise,    ///< the seed paper's multi-level weighted factorization, level by level
+  Manual        ///< dims from the user; the best placement for them
 };
 
-/// \brief "mpi", "weighted", "hierarchical" or "manual".
+/// \brief "mpi", "weighted", "hierarchical", "levelwise" or "manual".
 std::string to_string(Strategy strategy);
 /// \brief Parses the names above. \throws hcart::InputError naming the text.
 Strategy parse_strategy(const std::string& text);

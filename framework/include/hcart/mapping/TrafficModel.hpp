@@ -19,13 +19,14 @@
 
 #include <hcart/mapping/Machine.hpp>
 #include <hcart/mapping/Mesh.hpp>
-#include <hcart/mapping/Plan.hpp>
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace hcart {
+
+struct Plan; // hcart/mapping/Plan.hpp
 
 struct TrafficOptions {
   int elem_bytes = 8;   ///< bytes per cell and field
@@ -40,6 +41,8 @@ struct LevelTraffic {
                                       ///< the most one rank copies locally)
   std::int64_t messages = 0;          ///< number of such messages
   std::int64_t max_rank_messages = 0; ///< most such messages one rank sends
+  double cost = 0;                    ///< cost-weighted bytes (hcart/mapping/PlanCost.hpp)
+  double max_unit_cost = 0;           ///< most cost-weighted bytes sent by one unit
 };
 
 struct Traffic {

@@ -1,0 +1,116 @@
+// The planner at start-up (docs/benchmarks.md, 'The planner's speed'): the time of one plan
+// of the default strategy (the exact search) and of the seed's levelwise rule, on machines up
+// to 10^6 ranks, min and median of the repeats; and the gap beyond the node-region search's
+// boundary: plans with the boundary (8 nodes) against plans with the search extended.
+//
+//   build/bin/hcart-bench-planner [--repeats 7]
+#include "BenchTiming.hpp"
+
+#include <hcart/app/CommandLine.hpp>
+#include <hcart/core/Main.hpp>
+#include <hcart/mapping/Plan.hpp>
+#include <hcart/mapping/PlanCost.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+using hcart::bench::Clock;
+using hcart::bench::seconds_since;
+
+volatile std::int64_t sink = 0;
+
+hcart::bench::Stats time_plan(const hcart::Mesh& mesh, const hcart::Machine& machine,
+                              const hcart::PlanOptions& options, int repeats) {
+  std::vector<double> t;
+  for (int r = 0; r < repeats; ++r) {
+    const auto t0 = Clock::now();
+    const hcart::Plan plan = hcart::make_plan(mesh, machine, options);
+    t.push_back(seconds_since(t0));
+    sink = sink + plan.dims[0];
+  }
+  return hcart::bench::stats(t);
+}
+
+} // namespace
+
+int main(int argc, char* argv[]) {
+  return hcart::run_main(argc, argv, "hcart-bench-planner", [&](hcart::Environment&) {
+    CLI::App app{"hcart-bench-planner: time of one plan at start-up, up to 10^6 ranks"};
+    int repeats = 7;
+    app.add_option("--repeats", repeats, "timings per case (min and median reported)")
+        ->check(CLI::Range(1, 1000));
+    if (!hcart::parse_command_line(app, argc, argv, MPI_COMM_WORLD)) return 0;
+
+    const hcart::Mesh cube{{4096, 4096, 4096}, {1, 1, 1}, {false, false, false}, {}};
+    const hcart::Mesh slab{{8192, 2048, 512}, {1, 1, 1}, {true, false, true}, {}};
+    const char* machines[] = {"node:4096 socket:2 core:64",
+                              "node:10000 core:128",
+                              "node:720 socket:2 core:48",
+                              "node:5040 core:120",
+                              "node:2520 socket:2 core:96",
+                              "node:16384 socket:4 core:16",
+                              "node:8 core:128",
+                              "node:7 socket:2 core:32",
+                              "node:6 socket:2 core:64",
+                              "node:3 core:4"};
+    std::printf("%-30s %9s %-6s %12s %12s %12s %12s\n", "machine", "ranks", "mesh", "search min",
+                "search med", "seed min", "seed med");
+    for (const char* text : machines) {
+      const hcart::Machine machine = hcart::Machine::parse(text);
+      for (const auto* mesh : {&cube, &slab}) {
+        hcart::PlanOptions search, seed;
+        seed.strategy = hcart::Strategy::Levelwise;
+        const auto a = time_plan(*mesh, machine, search, repeats);
+        const auto b = time_plan(*mesh, machine, seed, repeats);
+        std::printf("%-30s %9lld %-6s %9.3f ms %9.3f ms %9.3f ms %9.3f ms\n", text,
+                    static_cast<long long>(machine.ranks()), mesh == &cube ? "cube" : "slab",
+                    a.min * 1e3, a.median * 1e3, b.min * 1e3, b.median * 1e3);
+      }
+    }
+
+    // Beyond the boundary: 9 to 16 nodes, node regions searched up to 8 nodes (the default)
+    // and up to 16; the busiest node of both plans.
+    std::printf("\nnode regions beyond 8 nodes: busiest node with the default boundary / "
+                "searched up to 16 nodes\n");
+    const hcart::Mesh meshes[] = {{{100, 100, 100}, {1, 1, 1}, {false, false, false}, {}},
+                                  {{64, 64, 64}, {1, 1, 1}, {true, true, true}, {}},
+                                  {{96, 192, 480}, {1, 1, 1}, {false, false, false}, {}}};
+    int cases = 0, worse = 0;
+    double worst = 1.0;
+    for (int nodes = 9; nodes <= 16; ++nodes) {
+      for (int cores : {2, 4}) {
+        const hcart::Machine machine = hcart::Machine::parse("node:" + std::to_string(nodes) +
+                                                             " core:" + std::to_string(cores));
+        for (const auto& mesh : meshes) {
+          hcart::PlanOptions bounded, extended;
+          extended.region_search_nodes = 16;
+          const hcart::Plan a = hcart::make_plan(mesh, machine, bounded);
+          const auto t0 = Clock::now();
+          const hcart::Plan b = hcart::make_plan(mesh, machine, extended);
+          const double seconds = seconds_since(t0);
+          const double ratio = a.cost.levels[0].busiest / b.cost.levels[0].busiest;
+          ++cases;
+          if (hcart::compare(b.cost, a.cost) < 0) ++worse;
+          worst = std::max(worst, ratio);
+          std::printf(
+              "  %-16s %-12s busiest %10.0f / %10.0f B (%.3fx), extended search %.1f ms%s\n",
+              machine.to_string().c_str(),
+              (std::to_string(mesh.global_size[0]) + "x" + std::to_string(mesh.global_size[1]) +
+               "x" + std::to_string(mesh.global_size[2]))
+                  .c_str(),
+              a.cost.levels[0].busiest, b.cost.levels[0].busiest, ratio, seconds * 1e3,
+              b.searched.find("stopped") != std::string::npos ? " (box budget reached)" : "");
+        }
+      }
+    }
+    std::printf("beyond the boundary: the extended search found a better plan in %d of %d cases, "
+                "busiest node at most %.3fx the extended search's\n",
+                worse, cases, worst);
+    return 0;
+  });
+}

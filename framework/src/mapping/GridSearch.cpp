@@ -1,0 +1,225 @@
+// The level-grid space of the exact search: every process grid d, every node grid n^(0)
+// and every ordered factorization of every finer level, searched level by level.
+//
+// The cost at level l depends only on d and the factors of levels 0..l, so the set of plans
+// tied for the best cost at levels 0..l holds every optimum: the search keeps that set,
+// level after level. At the node level the pairs (node grid n^(0), node box m = d / n^(0))
+// are taken in the order of a lower bound that does not depend on m (the face bytes
+// crossing the node grid's cut planes, the same for every m, divided by the node count: the
+// busiest node carries at least the mean), and the search stops at the first node grid whose
+// bound exceeds the best busiest node found.
+#include "mapping/FactorSearch.hpp"
+#include "mapping/PlanSearch.hpp"
+
+#include <hcart/core/Error.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <numeric>
+
+namespace hcart::impl {
+
+bool SearchContext::admits(const std::vector<std::int64_t>& d) const {
+  std::int64_t product = 1;
+  for (int i = 0; i < dims(); ++i) {
+    if (d[i] < 1 || d[i] > caps[i] || (fixed[i] > 0 && d[i] != fixed[i])) return false;
+    product *= d[i];
+  }
+  return product == ranks;
+}
+
+int compare_candidates(const Candidate& a, const Candidate& b) {
+  if (const int c = compare(a.cost, b.cost)) return c;
+  auto rank = [](PlanLayout l) {
+    return l == PlanLayout::LevelGrid ? 0 : l == PlanLayout::NodeRegions ? 1 : 2;
+  };
+  if (rank(a.layout) != rank(b.layout)) return rank(a.layout) < rank(b.layout) ? -1 : 1;
+  if (a.dims != b.dims) return a.dims > b.dims ? -1 : 1;
+  if (a.level_factors != b.level_factors) return a.level_factors > b.level_factors ? -1 : 1;
+  return 0;
+}
+
+namespace {
+
+GridLevel grid_level(const std::vector<std::int64_t>& d,
+                     const std::vector<std::int64_t>& parent_groups,
+                     const std::vector<std::int64_t>& groups) {
+  GridLevel level;
+  level.coords = d;
+  level.frame_lo.assign(d.size(), 0);
+  level.frame_hi = d;
+  level.parent_groups = parent_groups;
+  level.groups = groups;
+  return level;
+}
+
+std::vector<std::int64_t> times(const std::vector<std::int64_t>& a,
+                                const std::vector<std::int64_t>& b) {
+  std::vector<std::int64_t> r(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i)
+    r[i] = a[i] * b[i];
+  return r;
+}
+
+// A plan under construction: its process grid, the factors chosen so far, their costs.
+struct Partial {
+  std::vector<std::int64_t> dims;
+  std::vector<std::vector<std::int64_t>> factors;
+  std::vector<std::int64_t> groups; // product of the factors so far
+  PlanCost cost;
+};
+
+} // namespace
+
+PlanCost level_grid_cost(const SearchContext& context,
+                         const std::vector<std::vector<std::int64_t>>& level_factors) {
+  const int D = context.dims();
+  std::vector<std::int64_t> d(D, 1);
+  for (const auto& f : level_factors)
+    d = times(d, f);
+  PlanCost cost;
+  std::vector<std::int64_t> parent(D, 1);
+  for (std::size_t l = 0; l < level_factors.size(); ++l) {
+    const std::vector<std::int64_t> groups = times(parent, level_factors[l]);
+    LevelCost c = grid_level_cost(context.problem, grid_level(d, parent, groups));
+    c.name = context.level_names[l];
+    cost.levels.push_back(c);
+    parent = groups;
+  }
+  return cost;
+}
+
+std::vector<Candidate> all_level_grids(const SearchContext& context) {
+  const int D = context.dims(), L = context.levels();
+  std::vector<Candidate> out;
+  std::vector<std::vector<std::int64_t>> chain;
+  std::function<void(const std::vector<std::int64_t>&, int, std::vector<std::int64_t>)> walk =
+      [&](const std::vector<std::int64_t>& d, int l, std::vector<std::int64_t> rest) {
+        const auto options = l + 1 == L
+                                 ? std::vector<std::vector<std::int64_t>>{rest}
+                                 : ordered_factorizations(context.level_sizes[l], rest, rest);
+        for (const auto& f : options) {
+          std::vector<std::int64_t> next(D);
+          for (int i = 0; i < D; ++i)
+            next[i] = rest[i] / f[i];
+          chain.push_back(f);
+          if (l + 1 == L) {
+            Candidate c;
+            c.dims = d;
+            c.level_factors = chain;
+            c.cost = level_grid_cost(context, chain);
+            out.push_back(std::move(c));
+          } else {
+            walk(d, l + 1, next);
+          }
+          chain.pop_back();
+        }
+      };
+  for (const auto& d : ordered_factorizations(context.ranks, context.caps, context.fixed)) {
+    if (context.admits(d)) walk(d, 0, d);
+  }
+  return out;
+}
+
+std::optional<Candidate> search_level_grids(const SearchContext& context,
+                                            const std::vector<std::int64_t>* only_dims,
+                                            SearchStats& stats) {
+  const int D = context.dims(), L = context.levels();
+  const std::int64_t nodes = context.level_sizes[0], per_node = context.ranks / nodes;
+  const std::vector<std::int64_t>& limit = only_dims != nullptr ? *only_dims : context.caps;
+  std::vector<std::int64_t> divides(D, 0);
+  for (int i = 0; i < D; ++i)
+    divides[i] = only_dims != nullptr ? (*only_dims)[i] : context.fixed[i];
+  const auto node_grids = ordered_factorizations(nodes, limit, divides);
+  const auto node_boxes = ordered_factorizations(per_node, limit, divides);
+
+  // The bound: face bytes through the node grid's cut planes, over the node count.
+  std::vector<double> plane(D, 1.0); // cells of a plane perpendicular to direction i
+  for (int i = 0; i < D; ++i)
+    for (int j = 0; j < D; ++j)
+      if (j != i) plane[i] *= static_cast<double>(context.problem.cells[j]);
+  std::vector<std::pair<double, std::size_t>> order;
+  for (std::size_t k = 0; k < node_grids.size(); ++k) {
+    double faces = 0;
+    for (int i = 0; i < D; ++i) {
+      const std::int64_t n = node_grids[k][i];
+      const double crossings =
+          2.0 * static_cast<double>(n - 1) + (context.problem.periodic[i] && n >= 2 ? 2.0 : 0.0);
+      faces += context.problem.face_weight[i] * crossings * plane[i];
+    }
+    order.emplace_back(faces / static_cast<double>(nodes), k);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+
+  std::vector<Partial> tied;
+  LevelCost best{context.level_names[0], std::numeric_limits<double>::infinity(),
+                 std::numeric_limits<double>::infinity()};
+  const std::vector<std::int64_t> ones(D, 1);
+  for (const auto& [bound, k] : order) {
+    if (!std::isinf(best.busiest) && compare_level({"", bound, 0}, {"", best.busiest, 0}) > 0)
+      break;
+    const auto& n0 = node_grids[k];
+    for (const auto& m : node_boxes) {
+      const std::vector<std::int64_t> d = times(n0, m);
+      if (only_dims != nullptr ? d != *only_dims : !context.admits(d)) continue;
+      ++stats.grid_pairs;
+      LevelCost c = grid_level_cost(context.problem, grid_level(d, ones, n0), best.busiest);
+      const int verdict = compare_level(c, best);
+      if (verdict > 0) continue;
+      if (verdict < 0) {
+        tied.clear();
+        best = c;
+      }
+      c.name = context.level_names[0];
+      tied.push_back({d, {n0}, n0, PlanCost{{c}}});
+    }
+  }
+  if (tied.empty()) return std::nullopt;
+
+  // The finer levels, one at a time, among the plans tied so far.
+  for (int l = 1; l < L; ++l) {
+    std::vector<Partial> next;
+    LevelCost level_best{context.level_names[l], std::numeric_limits<double>::infinity(),
+                         std::numeric_limits<double>::infinity()};
+    for (const Partial& p : tied) {
+      std::vector<std::int64_t> rest(D);
+      for (int i = 0; i < D; ++i)
+        rest[i] = p.dims[i] / p.groups[i];
+      const auto options = l + 1 == L ? std::vector<std::vector<std::int64_t>>{rest}
+                                      : ordered_factorizations(context.level_sizes[l], rest, rest);
+      for (const auto& f : options) {
+        const std::vector<std::int64_t> groups = times(p.groups, f);
+        LevelCost c = grid_level_cost(context.problem, grid_level(p.dims, p.groups, groups),
+                                      level_best.busiest);
+        const int verdict = compare_level(c, level_best);
+        if (verdict > 0) continue;
+        if (verdict < 0) {
+          next.clear();
+          level_best = c;
+        }
+        c.name = context.level_names[l];
+        Partial q = p;
+        q.factors.push_back(f);
+        q.groups = groups;
+        q.cost.levels.push_back(c);
+        next.push_back(std::move(q));
+      }
+    }
+    tied = std::move(next);
+  }
+
+  std::optional<Candidate> best_plan;
+  for (Partial& p : tied) {
+    Candidate c;
+    c.layout = PlanLayout::LevelGrid;
+    c.dims = p.dims;
+    c.level_factors = std::move(p.factors);
+    c.cost = std::move(p.cost);
+    if (!best_plan || compare_candidates(c, *best_plan) < 0) best_plan = std::move(c);
+  }
+  return best_plan;
+}
+
+} // namespace hcart::impl

@@ -1,0 +1,108 @@
+// Internals of the exact search behind the Hierarchical and Manual strategies
+// (docs/algorithms.md, 'The search'): three spaces of plans, each searched exactly for the
+// bottleneck objective, and the rule that orders plans of equal cost.
+#pragma once
+
+#include "mapping/UnitLoads.hpp"
+
+#include <hcart/mapping/Machine.hpp>
+#include <hcart/mapping/Plan.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hcart::impl {
+
+/// What every search needs: the load formulas, the machine's levels and the limits on dims.
+struct SearchContext {
+  LoadProblem problem;
+  std::vector<std::int64_t> level_sizes; ///< N^(l), coarse first
+  std::vector<std::string> level_names;
+  std::int64_t ranks = 1;
+  /// Per direction: the most pieces it may be cut into (its fixed dim where fixed).
+  std::vector<std::int64_t> caps;
+  /// Per direction: 0 = free, > 0 = the dim must be exactly this.
+  std::vector<std::int64_t> fixed;
+  /// Node regions are searched for 3 to this many nodes (PlanOptions::region_search_nodes).
+  std::int64_t region_search_nodes = 8;
+
+  int dims() const { return problem.dims; }
+  int levels() const { return static_cast<int>(level_sizes.size()); }
+  /// True when `d` respects the caps and the fixed dims.
+  bool admits(const std::vector<std::int64_t>& d) const;
+};
+
+/// A plan as the searches produce it: a layout and its cost.
+struct Candidate {
+  PlanLayout layout = PlanLayout::LevelGrid;
+  std::vector<std::int64_t> dims;
+  std::vector<std::vector<std::int64_t>> level_factors; ///< LevelGrid
+  std::vector<NodeRegion> regions;                      ///< NodeRegions
+  PlanCost cost;
+};
+
+/// -1 when a comes first: lower cost; on a tie a level grid before node regions before
+/// row-major runs, then the lexicographically larger dims, then the lexicographically larger
+/// level factors (coarse first), so equal weights give non-increasing dims as
+/// MPI_Dims_create does.
+int compare_candidates(const Candidate& a, const Candidate& b);
+
+/// The most boxes the node-region search may visit over all process grids of one plan.
+inline constexpr std::int64_t region_search_max_boxes = 20000;
+
+/// How far the searches went, for the plan's report and the tests.
+struct SearchStats {
+  std::int64_t grid_pairs = 0;   ///< (node grid, node box) pairs whose node cost was counted
+  std::int64_t region_grids = 0; ///< process grids whose node regions were searched
+  std::int64_t region_boxes = 0; ///< boxes visited by the region search
+  bool regions_complete = true;  ///< false when the box budget stopped the region search
+  std::int64_t run_grids = 0;    ///< process grids whose row-major runs were counted
+};
+
+/// The best level grid (every ordered factorization of every level, within the limits);
+/// only process grid `only_dims` when given. Empty when no grid fits.
+std::optional<Candidate> search_level_grids(const SearchContext& context,
+                                            const std::vector<std::int64_t>* only_dims,
+                                            SearchStats& stats);
+
+/// Every level grid on every admitted process grid, with its cost (the machine-file path).
+std::vector<Candidate> all_level_grids(const SearchContext& context);
+
+/// The cost of one level grid (level factors coarse first).
+PlanCost level_grid_cost(const SearchContext& context,
+                         const std::vector<std::vector<std::int64_t>>& level_factors);
+
+/// The best node regions (every guillotine partition of a process grid into node boxes,
+/// each box cut by its own level grid) over every admitted process grid (only `only_dims`
+/// when given) when it beats `incumbent`; empty otherwise, or when the machine has fewer
+/// than 3 or more than context.region_search_nodes nodes, or one level.
+std::optional<Candidate> search_node_regions(const SearchContext& context,
+                                             const std::vector<std::int64_t>* only_dims,
+                                             const Candidate* incumbent, SearchStats& stats);
+
+/// Row-major runs on `dims` (PlanLayout::RowMajorRuns), its cost counted rank by rank.
+Candidate runs_candidate(const SearchContext& context, const std::vector<std::int64_t>& dims);
+
+/// The seed paper's level-by-level factors (strategy levelwise; Levelwise.cpp).
+/// \throws hcart::InputError when no split respects the bounds and fixed dims.
+std::vector<std::vector<std::int64_t>> levelwise_factors(const std::vector<double>& weights,
+                                                         const std::vector<std::int64_t>& bounds,
+                                                         const std::vector<std::int64_t>& fixed,
+                                                         const Machine& machine);
+
+/// \brief Row-major runs on `dims` as a level grid, when every unit's run is a box of the
+/// grid; empty otherwise.
+std::optional<std::vector<std::vector<std::int64_t>>>
+runs_as_level_grid(const std::vector<std::int64_t>& dims,
+                   const std::vector<std::int64_t>& level_sizes);
+
+/// Row-major runs are counted rank by rank (where they are not a level grid, which the grid
+/// search covers) for every admitted process grid up to this many ranks, and up to
+/// runs_named_grids_max_ranks for the grids the options name and the weighted
+/// factorization's.
+inline constexpr std::int64_t runs_all_grids_max_ranks = 256;
+inline constexpr std::int64_t runs_named_grids_max_ranks = 16384;
+
+} // namespace hcart::impl

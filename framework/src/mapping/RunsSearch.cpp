@@ -1,0 +1,118 @@
+// The row-major-runs part of the exact search: every unit holds a run of consecutive
+// row-major ranks of the process grid, what world order gives a launch that fills nodes in
+// turn (the weighted and mpi strategies' placement there). Runs are boxes only for some grids
+// (those are level grids, searched already); the others are counted rank by rank.
+#include "mapping/PlanSearch.hpp"
+
+#include <hcart/mapping/Blocks.hpp>
+
+#include <algorithm>
+#include <optional>
+
+namespace hcart::impl {
+
+std::optional<std::vector<std::vector<std::int64_t>>>
+runs_as_level_grid(const std::vector<std::int64_t>& dims,
+                   const std::vector<std::int64_t>& level_sizes) {
+  const std::size_t D = dims.size(), L = level_sizes.size();
+  // suffix[j]: ranks in one step of direction j - 1, the product of dims[j..].
+  std::vector<std::int64_t> suffix(D + 1, 1);
+  for (std::size_t j = D; j-- > 0;)
+    suffix[j] = suffix[j + 1] * dims[j];
+  std::vector<std::vector<std::int64_t>> factors;
+  std::vector<std::int64_t> parent(D, 1);
+  std::int64_t run = suffix[0];
+  for (std::size_t l = 0; l < L; ++l) {
+    run /= level_sizes[l]; // consecutive ranks in one unit of level l
+    // A run is a box when it is whole steps of one direction j: suffix[j+1] | run | suffix[j].
+    std::optional<std::size_t> along;
+    for (std::size_t j = 0; j < D && !along; ++j) {
+      if (run % suffix[j + 1] == 0 && suffix[j] % run == 0) along = j;
+    }
+    if (!along) return std::nullopt;
+    std::vector<std::int64_t> groups(D), f(D);
+    for (std::size_t i = 0; i < D; ++i) {
+      const std::int64_t extent = i > *along ? dims[i] : i == *along ? run / suffix[i + 1] : 1;
+      groups[i] = dims[i] / extent;
+      if (groups[i] % parent[i] != 0) return std::nullopt;
+      f[i] = groups[i] / parent[i];
+    }
+    factors.push_back(f);
+    parent = groups;
+  }
+  return factors;
+}
+
+Candidate runs_candidate(const SearchContext& context, const std::vector<std::int64_t>& dims) {
+  const int D = context.dims(), L = context.levels();
+  const std::int64_t ranks = context.ranks;
+  // Every rank's unit at every level, as one number per level (its index prefix).
+  std::vector<std::int64_t> unit(ranks * L);
+  std::vector<std::int64_t> units_at_level(L);
+  // Rank r (its block number) is in unit floor(r / ranks under one unit) of every level.
+  for (std::int64_t r = 0; r < ranks; ++r) {
+    std::int64_t below = ranks;
+    for (int l = 0; l < L; ++l) {
+      below /= context.level_sizes[l];
+      unit[r * L + l] = r / below;
+    }
+  }
+  std::int64_t count = 1;
+  for (int l = 0; l < L; ++l) {
+    count *= context.level_sizes[l];
+    units_at_level[l] = count;
+  }
+  std::vector<std::vector<double>> sent(L);
+  for (int l = 0; l < L; ++l)
+    sent[l].assign(units_at_level[l], 0.0);
+
+  std::vector<std::int64_t> c(D), nb(D);
+  for (std::int64_t r = 0; r < ranks; ++r) {
+    std::int64_t rest = r;
+    for (int i = D; i-- > 0;) {
+      c[i] = rest % dims[i];
+      rest /= dims[i];
+    }
+    for (const auto& t : context.problem.terms) {
+      double cost = t.weight;
+      bool exists = true;
+      for (int i = 0; i < D && exists; ++i) {
+        if (t.crossed & (1u << i)) {
+          const std::int64_t x = c[i] + ((t.plus >> i) & 1u ? 1 : -1);
+          if (x < 0 || x >= dims[i]) {
+            exists = context.problem.periodic[i];
+            nb[i] = (x + dims[i]) % dims[i];
+          } else {
+            nb[i] = x;
+          }
+        } else {
+          nb[i] = c[i];
+          cost *= static_cast<double>(block_extent(context.problem.cells[i], dims[i], c[i]));
+        }
+      }
+      if (!exists) continue;
+      std::int64_t to = 0;
+      for (int i = 0; i < D; ++i)
+        to = to * dims[i] + nb[i];
+      int level = 0;
+      while (level < L && unit[r * L + level] == unit[to * L + level])
+        ++level;
+      if (level < L) sent[level][unit[r * L + level]] += cost;
+    }
+  }
+  Candidate candidate;
+  candidate.layout = PlanLayout::RowMajorRuns;
+  candidate.dims = dims;
+  candidate.level_factors = {dims};
+  for (int l = 0; l < L; ++l) {
+    LevelCost level{context.level_names[l], 0, 0};
+    for (double v : sent[l]) {
+      level.busiest = std::max(level.busiest, v);
+      level.total += v;
+    }
+    candidate.cost.levels.push_back(level);
+  }
+  return candidate;
+}
+
+} // namespace hcart::impl

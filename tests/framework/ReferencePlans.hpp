@@ -1,0 +1,310 @@
+// Independent reference for the planner's exact search (tests/framework/PlanSearchTest.cpp):
+// enumerate the plans of each space explicitly, place every rank, and count every rank's
+// messages block by block. Nothing here uses the library's search, its load formulas, its
+// block rule or its traffic model; agreement with the planner means something.
+#pragma once
+
+#include "BruteForce.hpp"
+
+#include <hcart/mapping/Machine.hpp>
+#include <hcart/mapping/Mesh.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <vector>
+
+namespace hcart::test {
+
+/// Per level: the busiest unit and the total (cost-weighted bytes).
+struct RefCost {
+  std::vector<double> busiest, total;
+};
+
+/// -1, 0, +1 lexicographically (busiest, then total, level by level), relative tolerance.
+inline int ref_compare(const RefCost& a, const RefCost& b) {
+  auto cmp = [](double x, double y) {
+    const double tol = 1e-9 * std::max(std::fabs(x), std::fabs(y));
+    return x < y - tol ? -1 : (x > y + tol ? 1 : 0);
+  };
+  for (std::size_t l = 0; l < a.busiest.size(); ++l) {
+    if (int c = cmp(a.busiest[l], b.busiest[l])) return c;
+    if (int c = cmp(a.total[l], b.total[l])) return c;
+  }
+  return 0;
+}
+
+/// What an exchange sends.
+struct RefProblem {
+  Mesh mesh;                ///< sizes, halos, periodic
+  std::vector<double> cost; ///< cost factor per direction
+  bool corners = false;
+  int elem_bytes = 8;
+};
+
+/// Every block's extent per direction, by handing out the g cells one per block in turn
+/// from the first block: the first g mod d blocks end up with one more.
+inline std::vector<std::int64_t> ref_extents(std::int64_t g, std::int64_t d) {
+  std::vector<std::int64_t> e(d, 0);
+  for (std::int64_t x = 0; x < g; ++x)
+    ++e[x % d];
+  return e;
+}
+
+/// A machine's units as the reference counts them: every rank's unit at every level as one
+/// number (its index prefix), read once from Machine::unit_indices.
+struct RefMachine {
+  const Machine* machine = nullptr;
+  int levels = 0;
+  std::vector<std::int64_t> units_at_level;
+  std::vector<std::int64_t> unit; ///< unit[r * levels + l]
+  std::vector<std::int64_t> node; ///< node index of every rank
+  explicit RefMachine(const Machine& m) : machine(&m), levels(m.level_count()) {
+    std::int64_t count = 1;
+    for (const auto& l : m.levels()) {
+      count *= l.size;
+      units_at_level.push_back(count);
+    }
+    for (std::int64_t r = 0; r < m.ranks(); ++r) {
+      const auto u = m.unit_indices(r);
+      std::int64_t id = 0;
+      for (int l = 0; l < levels; ++l) {
+        id = id * m.levels()[l].size + u[l];
+        unit.push_back(id);
+      }
+      node.push_back(u[0]);
+    }
+  }
+};
+
+/// One message between two ranks of the process grid (row-major ranks) and its cost.
+struct RefMessage {
+  std::int64_t from = 0, to = 0;
+  double cost = 0;
+};
+
+/// Every message of an exchange on process grid `dims`: every rank, every offset with a
+/// neighbour (faces; edges and corners too with corners), its bytes from the blocks'
+/// extents times the cost factors of the directions it crosses. Copies to itself left out.
+inline std::vector<RefMessage> ref_messages(const RefProblem& p,
+                                            const std::vector<std::int64_t>& dims) {
+  const int D = static_cast<int>(dims.size());
+  std::int64_t P = 1, codes = 1;
+  for (int i = 0; i < D; ++i) {
+    P *= dims[i];
+    codes *= 3;
+  }
+  std::vector<std::vector<std::int64_t>> extents(D);
+  for (int i = 0; i < D; ++i)
+    extents[i] = ref_extents(p.mesh.global_size[i], dims[i]);
+  std::vector<RefMessage> out;
+  std::vector<int> o(D);
+  std::vector<std::int64_t> c(D), n(D);
+  for (std::int64_t q = 0; q < P; ++q) {
+    std::int64_t rest = q;
+    for (int i = D - 1; i >= 0; --i) {
+      c[i] = rest % dims[i];
+      rest /= dims[i];
+    }
+    for (std::int64_t code = 0; code < codes; ++code) {
+      std::int64_t x = code;
+      int crossed = 0;
+      for (int i = 0; i < D; ++i, x /= 3) {
+        o[i] = static_cast<int>(x % 3) - 1;
+        crossed += o[i] != 0;
+      }
+      if (crossed == 0 || (!p.corners && crossed > 1)) continue;
+      bool exists = true;
+      double bytes = p.elem_bytes, cost = 1;
+      for (int i = 0; i < D; ++i) {
+        n[i] = c[i] + o[i];
+        if (n[i] < 0 || n[i] >= dims[i]) {
+          if (!p.mesh.periodic[i]) exists = false;
+          n[i] = (n[i] + dims[i]) % dims[i];
+        }
+        if (o[i] != 0) {
+          bytes *= p.mesh.halo_width[i];
+          cost *= p.cost.empty() ? 1.0 : p.cost[i];
+        } else {
+          bytes *= static_cast<double>(extents[i][c[i]]);
+        }
+      }
+      if (!exists || bytes == 0) continue;
+      std::int64_t to = 0;
+      for (int i = 0; i < D; ++i)
+        to = to * dims[i] + n[i];
+      if (to != q) out.push_back({q, to, bytes * cost});
+    }
+  }
+  return out;
+}
+
+/// The cost of an assignment: cart_of_world[r] is world rank r's row-major rank on the grid
+/// of `messages`. Every message is charged to the sender's unit at the coarsest level at
+/// which sender and receiver differ; with only_node >= 0, only that node's ranks' messages.
+inline RefCost ref_cost(const RefMachine& rm, const std::vector<RefMessage>& messages,
+                        const std::vector<std::int64_t>& cart_of_world,
+                        std::int64_t only_node = -1) {
+  const int L = rm.levels;
+  const std::int64_t P = rm.machine->ranks();
+  std::vector<std::int64_t> world_of_cart(P, -1);
+  for (std::int64_t r = 0; r < P; ++r)
+    world_of_cart[cart_of_world[r]] = r;
+  std::vector<std::vector<double>> per_unit(L);
+  for (int l = 0; l < L; ++l)
+    per_unit[l].assign(rm.units_at_level[l], 0.0);
+  RefCost out;
+  out.busiest.assign(L, 0);
+  out.total.assign(L, 0);
+  for (const RefMessage& m : messages) {
+    const std::int64_t from = world_of_cart[m.from], to = world_of_cart[m.to];
+    if (only_node >= 0 && rm.node[from] != only_node) continue;
+    const std::int64_t* su = &rm.unit[from * L];
+    const std::int64_t* ru = &rm.unit[to * L];
+    int level = 0;
+    while (level < L && su[level] == ru[level])
+      ++level;
+    per_unit[level][su[level]] += m.cost;
+    out.total[level] += m.cost;
+  }
+  for (int l = 0; l < L; ++l)
+    for (double v : per_unit[l])
+      out.busiest[l] = std::max(out.busiest[l], v);
+  return out;
+}
+
+/// The same, counting the messages of grid `dims` first.
+inline RefCost ref_cost(const RefProblem& p, const RefMachine& rm,
+                        const std::vector<std::int64_t>& dims,
+                        const std::vector<std::int64_t>& cart_of_world,
+                        std::int64_t only_node = -1) {
+  return ref_cost(rm, ref_messages(p, dims), cart_of_world, only_node);
+}
+
+/// A box of the process grid.
+struct RefBox {
+  std::vector<std::int64_t> lo, extent;
+};
+
+/// The assignment of a plan that gives node u the box boxes[u] and cuts each box into the
+/// finer levels with chains[u] (level factors 1 .. L-1), or a level grid when boxes is empty
+/// (chains[0] then holds every level's factors).
+inline std::vector<std::int64_t> ref_assignment(const Machine& machine,
+                                                const std::vector<std::int64_t>& dims,
+                                                const std::vector<RefBox>& boxes,
+                                                const std::vector<std::vector<Factors>>& chains) {
+  const int D = static_cast<int>(dims.size());
+  std::vector<std::int64_t> cart(machine.ranks());
+  for (std::int64_t r = 0; r < machine.ranks(); ++r) {
+    const auto u = machine.unit_indices(r);
+    std::vector<std::int64_t> c(D, 0);
+    const bool grid = boxes.empty();
+    const auto& chain = grid ? chains[0] : chains[u[0]];
+    const std::size_t first = grid ? 0 : 1;
+    for (std::size_t l = 0; l < chain.size(); ++l) {
+      // The unit's place among its siblings, row-major on the level's factors.
+      std::int64_t rest = u[first + l];
+      std::vector<std::int64_t> lc(D);
+      for (int i = D - 1; i >= 0; --i) {
+        lc[i] = rest % chain[l][i];
+        rest /= chain[l][i];
+      }
+      for (int i = 0; i < D; ++i)
+        c[i] = c[i] * chain[l][i] + lc[i];
+    }
+    if (!grid)
+      for (int i = 0; i < D; ++i)
+        c[i] += boxes[u[0]].lo[i];
+    std::int64_t q = 0;
+    for (int i = 0; i < D; ++i)
+      q = q * dims[i] + c[i];
+    cart[r] = q;
+  }
+  return cart;
+}
+
+/// Every chain of ordered factorizations of levels [first, L) whose product is `extent`.
+inline std::vector<std::vector<Factors>> ref_chains(const Machine& machine, std::size_t first,
+                                                    const Factors& extent) {
+  std::vector<std::vector<Factors>> out;
+  const std::size_t L = machine.levels().size(), D = extent.size();
+  std::vector<Factors> chain;
+  std::function<void(std::size_t, Factors)> walk = [&](std::size_t l, Factors rest) {
+    if (l == L) {
+      if (std::all_of(rest.begin(), rest.end(), [](std::int64_t x) { return x == 1; }))
+        out.push_back(chain);
+      return;
+    }
+    for_each_factorization(machine.levels()[l].size, D, [&](const Factors& f) {
+      Factors next(D);
+      for (std::size_t i = 0; i < D; ++i) {
+        if (rest[i] % f[i] != 0) return;
+        next[i] = rest[i] / f[i];
+      }
+      chain.push_back(f);
+      walk(l + 1, next);
+      chain.pop_back();
+    });
+  };
+  walk(first, extent);
+  return out;
+}
+
+/// Every guillotine partition of the box [lo, lo + extent) into boxes of `volume` process
+/// coordinates, each once, as lists of boxes sorted by their first corner.
+inline std::vector<std::vector<RefBox>> ref_guillotine(const RefBox& box, std::int64_t volume) {
+  std::map<std::vector<std::int64_t>, std::vector<std::vector<RefBox>>> memo;
+  auto key_of = [](const RefBox& b) {
+    std::vector<std::int64_t> k = b.lo;
+    k.insert(k.end(), b.extent.begin(), b.extent.end());
+    return k;
+  };
+  std::function<const std::vector<std::vector<RefBox>>&(const RefBox&)> all =
+      [&](const RefBox& b) -> const std::vector<std::vector<RefBox>>& {
+    const auto key = key_of(b);
+    const auto found = memo.find(key);
+    if (found != memo.end()) return found->second;
+    std::int64_t v = 1;
+    for (std::int64_t e : b.extent)
+      v *= e;
+    std::map<std::vector<std::int64_t>, std::vector<RefBox>> unique; // canonical -> partition
+    if (v == volume) {
+      unique[key] = {b};
+    } else {
+      for (std::size_t i = 0; i < b.extent.size(); ++i) {
+        for (std::int64_t p = 1; p < b.extent[i]; ++p) {
+          if ((v / b.extent[i] * p) % volume != 0) continue;
+          RefBox first = b, second = b;
+          first.extent[i] = p;
+          second.lo[i] += p;
+          second.extent[i] -= p;
+          const auto left = all(first); // copies: the memo may grow in between
+          const auto right = all(second);
+          for (const auto& a : left) {
+            for (const auto& c : right) {
+              std::vector<RefBox> joined = a;
+              joined.insert(joined.end(), c.begin(), c.end());
+              std::sort(joined.begin(), joined.end(),
+                        [&](const RefBox& x, const RefBox& y) { return key_of(x) < key_of(y); });
+              std::vector<std::int64_t> canonical;
+              for (const auto& x : joined) {
+                const auto k = key_of(x);
+                canonical.insert(canonical.end(), k.begin(), k.end());
+              }
+              unique.emplace(std::move(canonical), std::move(joined));
+            }
+          }
+        }
+      }
+    }
+    std::vector<std::vector<RefBox>> out;
+    for (auto& [k, partition] : unique)
+      out.push_back(std::move(partition));
+    return memo.emplace(key, std::move(out)).first->second;
+  };
+  return all(box);
+}
+
+} // namespace hcart::test
