@@ -17,6 +17,37 @@
 using hcart::test::world_rank;
 using hcart::test::world_size;
 
+// A field that is not the grid's size, on the last rank only: an error on every rank (no
+// read past its end, no hang in the reduction).
+TEST(FieldChecks, AFieldOfAnotherSizeIsAnErrorOnEveryRank) {
+  hcart::GridSpec spec;
+  spec.global_size = {12, 10, 8};
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, spec);
+  const hcart::Grid grid(decomp);
+  const auto e = grid.extent();
+  const bool last = world_rank() == world_size() - 1;
+  const hcart::Field<double> small("small", e[0], e[1], e[2] - (last ? 2 : 0));
+  const auto good = grid.make_field<double>("good");
+  for (int round = 0; round < 2; ++round) {
+    try {
+      if (round == 0) {
+        (void)hcart::count_non_finite(grid, small);
+      } else {
+        hcart::require_finite(grid, {{"good", good}, {"small", small}}, "now");
+      }
+      ADD_FAILURE() << "no error in round " << round;
+    } catch (const hcart::InputError& error) {
+      EXPECT_TRUE(error.collective());
+      const std::string text = error.what();
+      EXPECT_NE(text.find("field 'small'"), std::string::npos) << text;
+      if (last) {
+        EXPECT_NE(text.find("has extents"), std::string::npos) << text;
+      }
+    }
+  }
+  EXPECT_EQ(hcart::count_non_finite(grid, good), 0); // the communicator is still in step
+}
+
 TEST(FieldChecks, OneBadValueOnOneRankIsSeenByAll) {
   hcart::GridSpec spec;
   spec.global_size = {12, 10, 8};

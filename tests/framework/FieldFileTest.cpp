@@ -153,6 +153,33 @@ TEST(FieldFile, BadFilesAreRefusedOnEveryRank) {
   }
 }
 
+// A field that is not the grid's size is refused on every rank before anything is read (it
+// was read into out of bounds: a heap corrupted inside HDF5). Only the last rank's field is
+// wrong: the others must not hang in the read.
+TEST(FieldFile, AFieldOfAnotherSizeIsRefusedOnEveryRank) {
+  const std::string path = scratch("fit.h5");
+  const Decomposition decomp(MPI_COMM_WORLD, spec());
+  const Grid grid(decomp);
+  const auto u = grid.make_field<double>("u");
+  write_fields(path, grid, {{"u", u}}, {});
+  const auto e = grid.extent();
+  const bool last = world_rank() == world_size() - 1;
+  Field<double> small("small", e[0] - (last ? 1 : 0), e[1], e[2]);
+  try {
+    read_field(path, grid, "u", small);
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& error) {
+    EXPECT_TRUE(error.collective());
+    if (last) {
+      const std::string expected =
+          "hcart::read_field: field 'small' has extents " + std::to_string(e[0] - 1) + "x" +
+          std::to_string(e[1]) + "x" + std::to_string(e[2]) + ", expected the grid's " +
+          std::to_string(e[0]) + "x" + std::to_string(e[1]) + "x" + std::to_string(e[2]);
+      EXPECT_EQ(std::string(error.what()), expected);
+    }
+  }
+}
+
 // HCART_HDF5_TRANSFER takes "independent" (the default) or "collective"; anything else is an
 // error on every rank instead of being ignored.
 TEST(FieldFile, AnUnknownTransferModeIsAnError) {

@@ -193,6 +193,19 @@ TEST(PhysicalBoundaries, RandomCasesMatchTheRuleOfEveryCell) {
   EXPECT_GE(run, 100);
 }
 
+// A field that is not the grid's size is refused before any halo cell is written.
+TEST(PhysicalBoundaries, AFieldOfAnotherSizeIsRefused) {
+  hcart::GridSpec spec;
+  spec.global_size = {9, 7, 5};
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, spec);
+  const hcart::Grid grid(decomp);
+  const auto e = grid.extent();
+  const hcart::Field<double> small("small", e[0], e[1] - 1, e[2]);
+  const hcart::PhysicalBoundaries bc(grid, hcart::HaloMode::Full);
+  EXPECT_THROW(bc.apply(small, hcart::SideConditions{}), hcart::InputError);
+  EXPECT_THROW(bc.apply_function(small, Exact{}), hcart::InputError);
+}
+
 TEST(PhysicalBoundaries, AFunctionOfTheGlobalIndex) {
   hcart::GridSpec spec;
   spec.global_size = {9, 7, 5};

@@ -49,4 +49,13 @@ GridPolicy Grid::with_halo_policy() const {
   return policy_of(with_halo_box());
 }
 
+void Grid::throw_misfit(const char* who, const std::string& label,
+                        const std::array<std::size_t, 3>& extents) const {
+  throw InputError(std::string(who) + ": field '" + label + "' has extents " +
+                   std::to_string(extents[0]) + "x" + std::to_string(extents[1]) + "x" +
+                   std::to_string(extents[2]) + ", expected the grid's " +
+                   std::to_string(m_extent[0]) + "x" + std::to_string(m_extent[1]) + "x" +
+                   std::to_string(m_extent[2]));
+}
+
 } // namespace hcart

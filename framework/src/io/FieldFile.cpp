@@ -348,6 +348,7 @@ void read_field(const std::string& path, const Grid& grid, const std::string& na
   bool collective = false;
   agree_on_errors(comm, [&] {
     collective = collective_transfers();
+    grid.require_fits(field, "hcart::read_field");
     HCART_REQUIRE(std::find(contents.fields.begin(), contents.fields.end(), name) !=
                       contents.fields.end(),
                   "file '" << path << "': no field '" << name << "'");

@@ -29,6 +29,25 @@ struct CountNonFinite {
     n += (v == v && v - v == v - v) ? 0 : 1;
   }
 };
+
+// After a reduction that found a field not fitting the grid on some rank: the same
+// InputError on every rank (collective: printed once).
+template <class T>
+[[noreturn]] void throw_misfit_everywhere(const Grid& grid, const Field<T>& field,
+                                          const char* who) {
+  if (!grid.fits(field)) {
+    try {
+      grid.require_fits(field, who);
+    } catch (InputError& e) {
+      e.set_collective(true);
+      throw;
+    }
+  }
+  InputError error(std::string(who) + ": field '" + field.label() +
+                   "' does not have the grid's extents on some rank");
+  error.set_collective(true);
+  throw error;
+}
 } // namespace impl
 
 /// \brief The number of owned cells of `field` that are NaN or infinite, summed over the
@@ -36,12 +55,16 @@ struct CountNonFinite {
 template <class T>
 std::int64_t count_non_finite(const Grid& grid, const Field<T>& field) {
   static_assert(std::is_floating_point<T>::value, "hcart::count_non_finite: floating point only");
-  long long local = 0;
-  reduce_cells("hcart_finite", grid.owned_box(), impl::CountNonFinite<T>{field}, local);
-  long long global = 0;
+  // {non-finite cells, ranks whose field does not fit}: one reduction for both, so that a
+  // misfit on one rank is an error on every rank, at no extra latency.
+  long long local[2] = {0, grid.fits(field) ? 0 : 1};
+  if (local[1] == 0)
+    reduce_cells("hcart_finite", grid.owned_box(), impl::CountNonFinite<T>{field}, local[0]);
+  long long global[2] = {0, 0};
   HCART_MPI_CHECK(
-      MPI_Allreduce(&local, &global, 1, MPI_LONG_LONG, MPI_SUM, grid.decomposition().comm()));
-  return global;
+      MPI_Allreduce(local, global, 2, MPI_LONG_LONG, MPI_SUM, grid.decomposition().comm()));
+  if (global[1] > 0) impl::throw_misfit_everywhere(grid, field, "hcart::count_non_finite");
+  return global[0];
 }
 
 /// \brief Checks that the owned cells of every named field are finite, with one reduction
@@ -56,15 +79,24 @@ void require_finite_fields(const Grid& grid,
                            const std::vector<std::pair<std::string, Field<T>>>& fields,
                            const std::string& when) {
   static_assert(std::is_floating_point<T>::value, "hcart::require_finite: floating point only");
-  std::vector<long long> counts;
+  // Per field: {non-finite cells, ranks where it does not fit}, in one reduction.
+  std::vector<long long> counts, misfits;
   for (const auto& named : fields) {
     long long n = 0;
-    reduce_cells("hcart_finite", grid.owned_box(), impl::CountNonFinite<T>{named.second}, n);
+    const bool fits = grid.fits(named.second);
+    if (fits)
+      reduce_cells("hcart_finite", grid.owned_box(), impl::CountNonFinite<T>{named.second}, n);
     counts.push_back(n);
+    misfits.push_back(fits ? 0 : 1);
   }
+  counts.insert(counts.end(), misfits.begin(), misfits.end());
   if (!counts.empty()) {
     HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, counts.data(), static_cast<int>(counts.size()),
                                   MPI_LONG_LONG, MPI_SUM, grid.decomposition().comm()));
+  }
+  for (std::size_t f = 0; f < fields.size(); ++f) {
+    if (counts[fields.size() + f] > 0)
+      impl::throw_misfit_everywhere(grid, fields[f].second, "hcart::require_finite");
   }
   std::string problem;
   for (std::size_t f = 0; f < fields.size(); ++f) {

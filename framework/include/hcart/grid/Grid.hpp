@@ -97,6 +97,24 @@ public:
   /// \brief Loops over the local box [lo, hi).
   static GridPolicy box_policy(const std::array<int, 3>& lo, const std::array<int, 3>& hi);
 
+  /// \brief Whether `field` has this grid's extents (halos included).
+  template <class T>
+  bool fits(const Field<T>& field) const noexcept {
+    for (int d = 0; d < 3; ++d)
+      if (field.extent(static_cast<unsigned>(d)) != static_cast<std::size_t>(m_extent[d]))
+        return false;
+    return true;
+  }
+  /// \brief Throws hcart::InputError unless `field` has this grid's extents: "`who`: field
+  /// 'u' has extents 10x10x10, expected the grid's 12x12x12". Every function that reads or
+  /// writes a field of this grid checks it first. Local: collective callers check it where
+  /// every rank agrees (hcart::agree_on_errors, or inside their one reduction).
+  template <class T>
+  void require_fits(const Field<T>& field, const char* who) const {
+    if (!fits(field))
+      throw_misfit(who, field.label(), {field.extent(0), field.extent(1), field.extent(2)});
+  }
+
   /// \brief A zero-initialised field of this grid's extents, labelled `name`.
   template <class T>
   Field<T> make_field(const std::string& name) const {
@@ -106,6 +124,9 @@ public:
   }
 
 private:
+  [[noreturn]] void throw_misfit(const char* who, const std::string& label,
+                                 const std::array<std::size_t, 3>& extents) const;
+
   const Decomposition* m_decomp;
   Block m_block;
   std::array<int, 3> m_extent{};

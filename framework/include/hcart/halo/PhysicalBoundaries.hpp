@@ -166,6 +166,7 @@ private:
 template <class T>
 void PhysicalBoundaries::apply(const Field<T>& field, const SideConditions& conditions,
                                const std::array<Centering, 3>& centering) const {
+  m_grid->require_fits(field, "hcart::PhysicalBoundaries::apply");
   const Box owned = m_grid->owned_box();
   // The boundary faces of odd face-centred reflections first: they are part of the state
   // every later fill reads from.
@@ -193,6 +194,7 @@ void PhysicalBoundaries::apply(const Field<T>& field, const SideConditions& cond
 
 template <class T, class Function>
 void PhysicalBoundaries::apply_function(const Field<T>& field, const Function& function) const {
+  m_grid->require_fits(field, "hcart::PhysicalBoundaries::apply_function");
   Kokkos::Array<long long, 3> first{}, wrap{};
   for (int d = 0; d < 3; ++d) {
     first[d] = m_grid->global_index(d, 0);
