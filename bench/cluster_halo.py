@@ -2,14 +2,14 @@
 """Halo time across nodes: the strategies side by side on an emulated cluster with shaped links.
 
     bench/cluster_halo.py [--build DIR] [--layout NODESxRANKS ...] [--ratio G0,G1,G2 ...]
-                          [--base B] [--sizes S] [--rate RATE] [--burst SIZE]
+                          [--periodic P0,P1,P2] [--base B] [--sizes S] [--rate RATE] [--burst SIZE]
                           [--rounds K] [--repetitions N] [--calibrate] [--repeat R]
                           [--json FILE]
 
 For every layout (nodes x ranks per node) and mesh ratio, brings up the cluster with
 scripts/cluster.sh (every link shaped to RATE, both directions) and runs
 DIR/bin/hcart-strategy-bench on it: for meshes RATIO * BASE * 2^k (k < S) it times a halo
-exchange under the mpi, weighted and hierarchical strategies in turn (K rounds of N
+exchange under the mpi, weighted, levelwise and hierarchical strategies in turn (K rounds of N
 exchanges; min and median over the rounds). Prints, per mesh and strategy, the process
 grid, the bytes that cross nodes per exchange (all nodes, and the busiest node's link),
 the time per exchange, what the busiest link alone would take at RATE, and the saving
@@ -92,6 +92,7 @@ def run_layout(args, nodes, ranks, ratio, machine_file):
     with tempfile.TemporaryDirectory() as tmp:
         counters = os.path.join(tmp, "counters")
         program = [os.path.join(args.build, "bin", "hcart-strategy-bench"), "--ratio", ratio,
+                   "--periodic", args.periodic,
                    "--base", str(args.base), "--sizes", str(args.sizes), "--rounds",
                    str(args.rounds), "--repetitions", str(args.repetitions), "--json"]
         if machine_file is not None:
@@ -109,6 +110,8 @@ def main():
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--layout", action="append", default=None)
     parser.add_argument("--ratio", action="append", default=None)
+    parser.add_argument("--periodic", default="0,0,0",
+                        help="periodic directions of every mesh, e.g. 1,1,1 (default 0,0,0)")
     parser.add_argument("--base", type=int, default=64)
     parser.add_argument("--sizes", type=int, default=2)
     parser.add_argument("--rate", default="100mbit")
@@ -122,6 +125,9 @@ def main():
     args = parser.parse_args()
     layouts = [parse_layout(t) for t in (args.layout or ["4x2"])]
     ratios = [parse_ratio(t) for t in (args.ratio or ["1,2,4"])]
+    parts = args.periodic.split(",")
+    if len(parts) != 3 or any(p not in ("0", "1") for p in parts):
+        sys.exit(f"cluster_halo.py: --periodic '{args.periodic}': expected three 0 or 1, e.g. 1,1,1")
     bits = rate_bits(args.rate)
     for name, value, low in (("--base", args.base, 1), ("--sizes", args.sizes, 1),
                              ("--rounds", args.rounds, 1), ("--repetitions", args.repetitions, 1),

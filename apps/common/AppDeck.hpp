@@ -47,7 +47,7 @@ void add_output_keys(DeckSchema& schema, const std::string& unit, const std::str
 /// timers_json that is not a plain file name.
 OutputSettings read_output(const Deck& deck);
 
-/// \brief The strategies compare mode runs: mpi, weighted, hierarchical, and manual when
+/// \brief The strategies compare mode runs: mpi, weighted, levelwise, hierarchical, and manual when
 /// `dims` fixes every direction.
 std::vector<Strategy> compare_strategies(const std::array<int, 3>& dims);
 /// \brief `options` for one compare run: the strategy set, dims kept only for manual.

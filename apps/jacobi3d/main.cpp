@@ -69,7 +69,7 @@ int main(int argc, char* argv[]) {
     int repeats = 3;
     hcart::apps::add_compare_options(
         cli.app(), compare, repeats,
-        "run every strategy (mpi, weighted, hierarchical; manual when dims are "
+        "run every strategy (mpi, weighted, levelwise, hierarchical; manual when dims are "
         "given) --repeats times, in turn, and print them side by side");
     std::string machine_file;
     hcart::apps::add_machine_file_option(cli.app(), machine_file);

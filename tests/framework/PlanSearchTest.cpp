@@ -155,9 +155,11 @@ struct Optimum {
   int grids = 0, partitions = 0, world = 0;
 };
 
-// The optimum over every level grid, every guillotine partition (3 to 8 nodes, 2 levels or
-// more) and row-major runs, on every admitted process grid.
-Optimum brute_force(const RefProblem& p, const Machine& m, const Factors& fixed) {
+// The optimum over every level grid, every guillotine partition (3 to region_nodes nodes, 2
+// levels or more) and row-major runs, on every admitted process grid. Beyond 12 nodes the
+// reference's partitions grow past what a test can enumerate (32 nodes: over 10 minutes).
+Optimum brute_force(const RefProblem& p, const Machine& m, const Factors& fixed,
+                    std::int64_t region_nodes) {
   const hcart::test::RefMachine rm(m);
   Optimum best;
   bool any = false;
@@ -184,7 +186,7 @@ Optimum brute_force(const RefProblem& p, const Machine& m, const Factors& fixed)
     }
     ++best.world;
     consider(hcart::test::ref_cost(rm, messages, runs));
-    if (m.level_count() >= 2 && nodes >= 3 && nodes <= 8) {
+    if (m.level_count() >= 2 && nodes >= 3 && nodes <= region_nodes) {
       RefBox root{Factors(d.size(), 0), d};
       for (const auto& boxes : hcart::test::ref_guillotine(root, per_node)) {
         ++best.partitions;
@@ -229,13 +231,13 @@ std::vector<MeshCase> mesh_cases() {
   };
 }
 
-} // namespace
-
-// Every machine of 2 and 3 levels (each level >= 2 units) of up to 64 ranks, two meshes each.
-TEST(PlanSearch, OptimalOnEveryMachineUpTo64Ranks) {
+// Every machine of 2 and 3 levels (each level >= 2 units) of up to 64 ranks with
+// `first_nodes` to `last_nodes` nodes, two meshes each, node regions searched and enumerated
+// up to `region_nodes` nodes. Returns the plans checked.
+int check_every_machine(int first_nodes, int last_nodes, std::int64_t region_nodes) {
   const auto cases = mesh_cases();
   std::vector<std::string> machines;
-  for (int a = 2; a <= 32; ++a)
+  for (int a = first_nodes; a <= last_nodes; ++a)
     for (int b = 2; a * b <= 64; ++b) {
       machines.push_back("node:" + std::to_string(a) + " core:" + std::to_string(b));
       for (int c = 2; a * b * c <= 64; ++c)
@@ -249,6 +251,7 @@ TEST(PlanSearch, OptimalOnEveryMachineUpTo64Ranks) {
       const MeshCase& mc = cases[(k + j * 3) % cases.size()];
       PlanOptions o;
       o.traffic.corners = mc.corners;
+      o.region_search_nodes = region_nodes;
       Plan plan;
       try {
         plan = hcart::make_plan(mc.mesh, m, o);
@@ -257,7 +260,7 @@ TEST(PlanSearch, OptimalOnEveryMachineUpTo64Ranks) {
         continue;
       }
       const RefProblem p = problem_of(mc.mesh, mc.corners);
-      const Optimum best = brute_force(p, m, {});
+      const Optimum best = brute_force(p, m, {}, region_nodes);
       grids += best.grids;
       partitions += best.partitions;
       const RefCost got = from_plan(plan.cost);
@@ -271,7 +274,55 @@ TEST(PlanSearch, OptimalOnEveryMachineUpTo64Ranks) {
   }
   std::cout << "checked " << checked << " plans against " << grids << " level grids and "
             << partitions << " guillotine partitions\n";
-  EXPECT_GT(checked, 300);
+  return checked;
+}
+
+} // namespace
+
+// Node regions searched up to 8 nodes, on every machine up to 64 ranks.
+TEST(PlanSearch, OptimalOnEveryMachineUpTo64Ranks) {
+  EXPECT_GT(check_every_machine(2, 32, 8), 300);
+}
+
+// The default searches node regions on more nodes: 9 to 12 against the reference's every
+// partition (2 million of them: labelled slow, tests/framework/CMakeLists.txt).
+TEST(PlanSearchSlow, OptimalWithRegionsOf9To12Nodes) {
+  EXPECT_GT(check_every_machine(9, 12, 12), 30);
+}
+
+// Beyond what the reference enumerates, the default (regions up to
+// PlanOptions::region_search_nodes) is never worse than regions up to 8 nodes, and its
+// placement costs what the search says.
+TEST(PlanSearch, WiderRegionSearchIsNeverWorse) {
+  int better = 0, checked = 0;
+  for (int nodes = 9; nodes <= 32; ++nodes)
+    for (const char* below : {" core:2", " core:3", " socket:2 core:2"}) {
+      const Machine m = Machine::parse("node:" + std::to_string(nodes) + below);
+      for (const MeshCase& mc : mesh_cases()) {
+        PlanOptions narrow;
+        narrow.traffic.corners = mc.corners;
+        narrow.region_search_nodes = 8;
+        PlanOptions wide = narrow;
+        wide.region_search_nodes = PlanOptions{}.region_search_nodes;
+        Plan a, b;
+        try {
+          a = hcart::make_plan(mc.mesh, m, narrow);
+        } catch (const hcart::InputError&) {
+          continue;
+        }
+        b = hcart::make_plan(mc.mesh, m, wide);
+        const int order = hcart::compare(b.cost, a.cost);
+        EXPECT_LE(order, 0) << m.to_string() << ": " << hcart::to_string(b.cost) << " against "
+                            << hcart::to_string(a.cost);
+        if (order < 0) ++better;
+        const RefProblem p = problem_of(mc.mesh, mc.corners);
+        EXPECT_EQ(hcart::test::ref_compare(recount(b, m, p), from_plan(b.cost)), 0)
+            << m.to_string() << ": the plan's placement does not cost what the search says";
+        ++checked;
+      }
+    }
+  std::cout << "wider region search: better in " << better << " of " << checked << " plans\n";
+  EXPECT_GT(better, 0);
 }
 
 // Fixed dims (the manual strategy, and some directions fixed): the best placement for them.
@@ -288,6 +339,7 @@ TEST(PlanSearch, FixedDimsGetTheBestPlacementForThem) {
         for (const Factors& fixed : {d, Factors{d[0], 0, 0}, Factors{0, d[1], d[2]}}) {
           PlanOptions o;
           o.traffic.corners = mc.corners;
+          o.region_search_nodes = 8;
           o.dims = fixed;
           o.strategy = fixed == d ? Strategy::Manual : Strategy::Hierarchical;
           const Plan plan = hcart::make_plan(mc.mesh, m, o);
@@ -296,7 +348,7 @@ TEST(PlanSearch, FixedDimsGetTheBestPlacementForThem) {
               EXPECT_EQ(plan.dims[i], fixed[i]);
             }
           }
-          const Optimum best = brute_force(p, m, fixed);
+          const Optimum best = brute_force(p, m, fixed, 8);
           EXPECT_EQ(hcart::test::ref_compare(from_plan(plan.cost), best.cost), 0)
               << text << " dims " << fixed[0] << "," << fixed[1] << "," << fixed[2] << ": plan "
               << show(from_plan(plan.cost)) << ", optimum " << show(best.cost);

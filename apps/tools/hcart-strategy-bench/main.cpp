@@ -158,14 +158,17 @@ int main(int argc, char* argv[]) {
   return hcart::run_main(argc, argv, "hcart-strategy-bench", [&](hcart::Environment& env) {
     using namespace hcart::apps;
     CLI::App app{"hcart-strategy-bench: the halo traffic of growing meshes under the mpi, "
-                 "weighted and hierarchical strategies, timed side by side.",
+                 "weighted, levelwise and hierarchical strategies, timed side by side.",
                  "hcart-strategy-bench"};
-    std::string ratio_text = "1,2,4", machine_text, placement_text = "block";
+    std::string ratio_text = "1,2,4", periodic_text = "0,0,0", machine_text,
+                placement_text = "block";
     long long base = 4;
     int sizes = 10, repetitions = 50, rounds = 5;
     double cap_mib = 512;
     bool json = false;
     app.add_option("--ratio", ratio_text, "mesh ratio g0:g1:g2")->capture_default_str();
+    app.add_option("--periodic", periodic_text, "periodic directions, 0 or 1 each")
+        ->capture_default_str();
     app.add_option("--base", base, "the first mesh is ratio * base")->capture_default_str();
     app.add_option("--sizes", sizes, "number of meshes, each 8x the volume of the last")
         ->capture_default_str();
@@ -185,7 +188,7 @@ int main(int argc, char* argv[]) {
                    "measured figures (hcart-machine --measure): show the predicted time too");
     app.add_flag("--json", json, "write JSON instead of tables");
     if (!hcart::parse_command_line(app, argc, argv, MPI_COMM_WORLD)) return 0;
-    std::vector<std::int64_t> ratio;
+    std::vector<std::int64_t> ratio, periodic;
     std::optional<hcart::MachineTimings> timings;
     hcart::Placement placement = hcart::Placement::Block;
     hcart::agree_on_errors(MPI_COMM_WORLD, [&] {
@@ -193,6 +196,11 @@ int main(int argc, char* argv[]) {
       HCART_REQUIRE(ratio.size() == 3, "--ratio '" << ratio_text << "': expected 3 values");
       for (auto r : ratio)
         HCART_REQUIRE(r >= 1 && r <= 1024, "--ratio: " << r << ", expected 1 to 1024");
+      periodic = parse_int_list("--periodic", periodic_text, 3);
+      HCART_REQUIRE(periodic.size() == 3,
+                    "--periodic '" << periodic_text << "': expected 3 values");
+      for (auto p : periodic)
+        HCART_REQUIRE(p == 0 || p == 1, "--periodic: " << p << ", expected 0 or 1");
       HCART_REQUIRE(base >= 1 && base <= 1 << 20, "--base: " << base << ", expected 1 to 1048576");
       HCART_REQUIRE(sizes >= 1 && sizes <= 20, "--sizes: " << sizes << ", expected 1 to 20");
       HCART_REQUIRE(repetitions >= 1 && repetitions <= 100000,
@@ -210,6 +218,7 @@ int main(int argc, char* argv[]) {
     doc["schema"] = "hcart-strategy-bench/1";
     doc["ranks"] = env.size();
     doc["ratio"] = ratio;
+    doc["periodic"] = periodic;
     doc["repetitions"] = repetitions;
     doc["rounds"] = rounds;
     nlohmann::json results = nlohmann::json::array();
@@ -218,8 +227,10 @@ int main(int argc, char* argv[]) {
     for (int k = 0; k < sizes; ++k) {
       hcart::GridSpec spec;
       const std::int64_t scale = base << k;
-      for (int i = 0; i < 3; ++i)
+      for (int i = 0; i < 3; ++i) {
         spec.global_size[i] = ratio[i] * scale;
+        spec.periodic[i] = periodic[i] == 1;
+      }
       spec.halo_width = {1, 1, 1};
       std::vector<Measurement> row;
       std::vector<std::unique_ptr<hcart::Decomposition>> decomps;

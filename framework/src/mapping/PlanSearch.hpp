@@ -9,6 +9,7 @@
 #include <hcart/mapping/Plan.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,7 +27,7 @@ struct SearchContext {
   /// Per direction: 0 = free, > 0 = the dim must be exactly this.
   std::vector<std::int64_t> fixed;
   /// Node regions are searched for 3 to this many nodes (PlanOptions::region_search_nodes).
-  std::int64_t region_search_nodes = 8;
+  std::int64_t region_search_nodes = 64;
 
   int dims() const { return problem.dims; }
   int levels() const { return static_cast<int>(level_sizes.size()); }

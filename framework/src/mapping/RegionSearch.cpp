@@ -331,13 +331,21 @@ std::optional<Candidate> search_node_regions(const SearchContext& context,
   } else {
     grids = ordered_factorizations(context.ranks, context.caps, context.fixed);
   }
+  // The grids in the order of their cheapest node box (a lower bound on the busiest node),
+  // so that the box budget goes to the most promising first and the search stops at the
+  // first grid that cannot beat the best plan.
+  std::vector<std::pair<double, std::size_t>> order;
+  for (std::size_t i = 0; i < grids.size(); ++i)
+    if (context.admits(grids[i])) order.emplace_back(cheapest_node_box(context, grids[i]), i);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
   std::optional<Candidate> best;
-  for (const auto& d : grids) {
-    if (!context.admits(d)) continue;
+  for (const auto& [bound, index] : order) {
+    const std::vector<std::int64_t>& d = grids[index];
     const Candidate* to_beat = best ? &*best : incumbent;
-    if (to_beat != nullptr && compare_level({"", cheapest_node_box(context, d), 0},
-                                            {"", to_beat->cost.levels[0].busiest, 0}) > 0)
-      continue;
+    if (to_beat != nullptr &&
+        compare_level({"", bound, 0}, {"", to_beat->cost.levels[0].busiest, 0}) > 0)
+      break;
     const std::int64_t budget = region_search_max_boxes - stats.region_boxes;
     RegionProgramme programme(context, d, budget);
     stats.region_boxes += programme.boxes();

@@ -23,13 +23,18 @@ void add_to(std::int64_t& sum, std::int64_t b) {
 }
 } // namespace
 
-std::vector<HaloMessage> halo_messages(const std::vector<std::int64_t>& coords,
-                                       const std::vector<std::int64_t>& dims, const Mesh& mesh,
-                                       const TrafficOptions& options) {
+namespace {
+// Calls visit(offset, to_cart_rank, bytes) for every message the rank at `coords` sends, in
+// halo_messages' order, without allocating per message (the traffic model calls it for
+// every rank of machines up to 10^6 ranks).
+template <class Visit>
+void for_each_halo_message(const std::int64_t* coords, const std::vector<std::int64_t>& dims,
+                           const Mesh& mesh, const TrafficOptions& options,
+                           std::vector<int>& offset, std::vector<std::int64_t>& neighbour,
+                           Visit&& visit) {
   const std::size_t d = dims.size();
-  std::vector<HaloMessage> out;
-  std::vector<int> offset(d, -1);
-  std::vector<std::int64_t> neighbour(d);
+  offset.assign(d, -1);
+  neighbour.assign(d, 0);
   // Walk every offset in {-1, 0, 1}^d (direction 0 most significant), skipping 0.
   for (;;) {
     int crossed = 0;
@@ -53,7 +58,7 @@ std::vector<HaloMessage> halo_messages(const std::vector<std::int64_t>& coords,
             times(bytes, offset[i] != 0 ? mesh.halo_width[i]
                                         : block_extent(mesh.global_size[i], dims[i], coords[i]));
       }
-      if (exists && bytes > 0) out.push_back({offset, row_major_rank(neighbour, dims), bytes});
+      if (exists && bytes > 0) visit(offset, row_major_rank(neighbour, dims), bytes);
     }
     std::size_t i = d;
     while (i > 0 && offset[i - 1] == 1)
@@ -61,6 +66,19 @@ std::vector<HaloMessage> halo_messages(const std::vector<std::int64_t>& coords,
     if (i == 0) break;
     ++offset[i - 1];
   }
+}
+} // namespace
+
+std::vector<HaloMessage> halo_messages(const std::vector<std::int64_t>& coords,
+                                       const std::vector<std::int64_t>& dims, const Mesh& mesh,
+                                       const TrafficOptions& options) {
+  std::vector<HaloMessage> out;
+  std::vector<int> offset;
+  std::vector<std::int64_t> neighbour;
+  for_each_halo_message(coords.data(), dims, mesh, options, offset, neighbour,
+                        [&](const std::vector<int>& o, std::int64_t to, std::int64_t bytes) {
+                          out.push_back({o, to, bytes});
+                        });
   return out;
 }
 
@@ -100,50 +118,55 @@ Traffic traffic_model(const Plan& plan, const Machine& machine, const Mesh& mesh
     unit_bytes[l].assign(units_at_level, 0);
     unit_cost[l].assign(units_at_level, 0.0);
   }
-  // A message's cost: its bytes times the cost factors of the directions it crosses.
-  auto cost_of = [&](const HaloMessage& m) {
-    double c = static_cast<double>(m.bytes);
-    for (std::size_t i = 0; i < d && !mesh.cost_factor.empty(); ++i) {
-      if (m.offset[i] != 0) c *= mesh.cost_factor[i];
-    }
-    return c;
-  };
-
   Traffic traffic;
   for (std::size_t l = 0; l < depth; ++l)
     traffic.levels.push_back({machine.levels()[l].name});
   traffic.levels.push_back({"self"});
+  std::vector<std::int64_t> coords(d), messages(depth + 1);
+  std::vector<int> offset_scratch;
+  std::vector<std::int64_t> neighbour_scratch;
   for (std::int64_t q = 0; q < ranks; ++q) {
     const std::int64_t sender = world_of_cart[q];
     const std::int64_t* su = units.data() + sender * depth;
     std::int64_t sent_to_others = 0, copied = 0;
     double copied_cost = 0;
-    std::vector<std::int64_t> messages(depth + 1, 0);
-    for (const HaloMessage& m :
-         halo_messages(row_major_coords(q, plan.dims), plan.dims, mesh, options)) {
-      const std::int64_t receiver = world_of_cart[m.to_cart_rank];
-      const std::int64_t* ru = units.data() + receiver * depth;
-      std::size_t level = 0;
-      while (level < depth && su[level] == ru[level])
-        ++level;
-      LevelTraffic& t = traffic.levels[level];
-      const double cost = cost_of(m);
-      add_to(t.bytes, m.bytes);
-      t.cost += cost;
-      t.messages += 1;
-      messages[level] += 1;
-      if (level < depth) {
-        std::int64_t unit = 0;
-        for (std::size_t k = 0; k <= level; ++k)
-          unit = unit * machine.levels()[k].size + su[k];
-        add_to(unit_bytes[level][unit], m.bytes);
-        unit_cost[level][unit] += cost;
-        add_to(sent_to_others, m.bytes);
-      } else {
-        add_to(copied, m.bytes);
-        copied_cost += cost;
-      }
+    std::fill(messages.begin(), messages.end(), 0);
+    // Row-major coordinates of q, the last direction fastest.
+    std::int64_t rest = q;
+    for (std::size_t i = d; i-- > 0;) {
+      coords[i] = rest % plan.dims[i];
+      rest /= plan.dims[i];
     }
+    for_each_halo_message(
+        coords.data(), plan.dims, mesh, options, offset_scratch, neighbour_scratch,
+        [&](const std::vector<int>& offset, std::int64_t to_cart_rank, std::int64_t bytes) {
+          const std::int64_t receiver = world_of_cart[to_cart_rank];
+          const std::int64_t* ru = units.data() + receiver * depth;
+          std::size_t level = 0;
+          while (level < depth && su[level] == ru[level])
+            ++level;
+          LevelTraffic& t = traffic.levels[level];
+          // Its cost: the bytes times the cost factors of the directions it crosses.
+          double cost = static_cast<double>(bytes);
+          for (std::size_t i = 0; i < d && !mesh.cost_factor.empty(); ++i) {
+            if (offset[i] != 0) cost *= mesh.cost_factor[i];
+          }
+          add_to(t.bytes, bytes);
+          t.cost += cost;
+          t.messages += 1;
+          messages[level] += 1;
+          if (level < depth) {
+            std::int64_t unit = 0;
+            for (std::size_t k = 0; k <= level; ++k)
+              unit = unit * machine.levels()[k].size + su[k];
+            add_to(unit_bytes[level][unit], bytes);
+            unit_cost[level][unit] += cost;
+            add_to(sent_to_others, bytes);
+          } else {
+            add_to(copied, bytes);
+            copied_cost += cost;
+          }
+        });
     for (std::size_t l = 0; l <= depth; ++l) {
       traffic.levels[l].max_rank_messages =
           std::max(traffic.levels[l].max_rank_messages, messages[l]);

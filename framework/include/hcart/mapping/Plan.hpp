@@ -39,6 +39,7 @@
 #include <hcart/mapping/TrafficModel.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,9 +64,10 @@ struct PlanOptions {
   /// MPI_Dims_create's, so that the default is never worse than the mpi strategy on a block
   /// launch).
   std::vector<std::vector<std::int64_t>> run_dims;
-  /// Node regions (guillotine partitions) are searched on machines of 3 to this many nodes
-  /// (docs/algorithms.md, 'Where the search stops'); 0 leaves them out.
-  std::int64_t region_search_nodes = 8;
+  /// Node regions (guillotine partitions) are searched on machines of 3 to this many nodes,
+  /// within a budget of boxes (docs/algorithms.md, 'Where the search stops'); 0 leaves them
+  /// out.
+  std::int64_t region_search_nodes = 64;
 };
 
 /// \brief How a plan places ranks (see the file comment).
