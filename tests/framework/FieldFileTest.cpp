@@ -153,6 +153,24 @@ TEST(FieldFile, BadFilesAreRefusedOnEveryRank) {
   }
 }
 
+// A bare file name is a file in the current directory, the first place a user writes to
+// (it was refused: "directory '' of 'f.h5' cannot be created").
+TEST(FieldFile, ABareFileNameIsWrittenInTheCurrentDirectory) {
+  const std::string name = "hcart-bare-name-" + std::to_string(world_size()) + ".h5";
+  const Decomposition decomp(MPI_COMM_WORLD, spec());
+  const Grid grid(decomp);
+  auto u = grid.make_field<double>("u");
+  Kokkos::deep_copy(u, 2.5);
+  ASSERT_NO_THROW(write_fields(name, grid, {{"u", u}}, {}));
+  auto back = grid.make_field<double>("back");
+  ASSERT_NO_THROW(read_field(name, grid, "u", back));
+  const auto host = hcart::host_copy(back);
+  const auto h = grid.halo_width();
+  EXPECT_EQ(host(h[0], h[1], h[2]), 2.5);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (world_rank() == 0) std::filesystem::remove(name);
+}
+
 // A field that is not the grid's size is refused on every rank before anything is read (it
 // was read into out of bounds: a heap corrupted inside HDF5). Only the last rank's field is
 // wrong: the others must not hang in the read.

@@ -168,8 +168,10 @@ void write_fields(const std::string& path, const Grid& grid,
                     "hcart::write_fields: field '" << name << "' does not have the grid's extents");
     }
     if (decomp.rank() == 0) {
-      std::error_code code;
-      HCART_REQUIRE(!std::filesystem::is_directory(path, code),
+      // is_directory sets its error code for a path that does not exist yet (a new file):
+      // that is not an error, so it gets a code of its own.
+      std::error_code probe, code;
+      HCART_REQUIRE(!std::filesystem::is_directory(path, probe),
                     "hcart::write_fields: '" << path << "' is a directory, expected a file name");
       const auto parent = std::filesystem::path(path).parent_path();
       if (!parent.empty()) std::filesystem::create_directories(parent, code);
