@@ -155,6 +155,16 @@ struct Optimum {
   int grids = 0, partitions = 0, world = 0;
 };
 
+// The exhaustive checks cover every machine up to this many ranks. Under AddressSanitizer
+// the reference's enumeration runs about 20 times slower: the sanitizer build (CI stage 2)
+// checks the search's memory and arithmetic on the machines up to 24 ranks, and the plain
+// build proves optimality up to 64.
+#ifdef HCART_TEST_SANITIZED
+constexpr int kMaxRanks = 24;
+#else
+constexpr int kMaxRanks = 64;
+#endif
+
 // The optimum over every level grid, every guillotine partition (3 to region_nodes nodes, 2
 // levels or more) and row-major runs, on every admitted process grid. Beyond 12 nodes the
 // reference's partitions grow past what a test can enumerate (32 nodes: over 10 minutes).
@@ -238,9 +248,9 @@ int check_every_machine(int first_nodes, int last_nodes, std::int64_t region_nod
   const auto cases = mesh_cases();
   std::vector<std::string> machines;
   for (int a = first_nodes; a <= last_nodes; ++a)
-    for (int b = 2; a * b <= 64; ++b) {
+    for (int b = 2; a * b <= kMaxRanks; ++b) {
       machines.push_back("node:" + std::to_string(a) + " core:" + std::to_string(b));
-      for (int c = 2; a * b * c <= 64; ++c)
+      for (int c = 2; a * b * c <= kMaxRanks; ++c)
         machines.push_back("node:" + std::to_string(a) + " socket:" + std::to_string(b) +
                            " core:" + std::to_string(c));
     }
@@ -281,7 +291,7 @@ int check_every_machine(int first_nodes, int last_nodes, std::int64_t region_nod
 
 // Node regions searched up to 8 nodes, on every machine up to 64 ranks.
 TEST(PlanSearch, OptimalOnEveryMachineUpTo64Ranks) {
-  EXPECT_GT(check_every_machine(2, 32, 8), 300);
+  EXPECT_GT(check_every_machine(2, kMaxRanks / 2, 8), kMaxRanks == 64 ? 300 : 50);
 }
 
 // The default searches node regions on more nodes: 9 to 12 against the reference's every
