@@ -1,8 +1,9 @@
-// The throwing halves of HCART_MPI_CHECK and HCART_HDF5_CHECK.
-#include "io/Hdf5Check.hpp"
-
+// The throwing half of HCART_MPI_CHECK (HCART_HDF5_CHECK's is in io/Hdf5Check.cpp).
 #include <hcart/core/Error.hpp>
 #include <hcart/core/MpiCheck.hpp>
+
+#include <sstream>
+#include <string>
 
 namespace hcart::impl {
 
@@ -13,12 +14,6 @@ void throw_mpi_error(int code, const char* call, const char* file, int line) {
   std::ostringstream out;
   out << call << " failed with MPI error " << code << " (" << std::string(text, length) << ") at "
       << file << ":" << line;
-  throw Error(out.str());
-}
-
-void throw_hdf5_error(const char* call, const char* file, int line) {
-  std::ostringstream out;
-  out << call << " failed (HDF5 returned a negative value) at " << file << ":" << line;
   throw Error(out.str());
 }
 
