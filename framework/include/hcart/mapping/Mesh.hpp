@@ -21,9 +21,6 @@ struct Mesh {
   std::vector<int> halo_width;
   std::vector<bool> periodic;
   std::vector<double> cost_factor;
-
-  /// \brief Number of dimensions d.
-  int rank() const noexcept { return static_cast<int>(global_size.size()); }
 };
 
 /// \brief Checks that the vectors agree in length (1..16), sizes >= 1, halos >= 0 and cost
