@@ -35,13 +35,11 @@ struct CountNonFinite {
 template <class T>
 [[noreturn]] void throw_misfit_everywhere(const Grid& grid, const Field<T>& field,
                                           const char* who) {
-  if (!grid.fits(field)) {
-    try {
-      grid.require_fits(field, who);
-    } catch (InputError& e) {
-      e.set_collective(true);
-      throw;
-    }
+  try {
+    grid.require_fits(field, who); // this rank's field: the detailed message
+  } catch (InputError& e) {
+    e.set_collective(true);
+    throw;
   }
   InputError error(std::string(who) + ": field '" + field.label() +
                    "' does not have the grid's extents on some rank");
