@@ -117,7 +117,17 @@ TEST(Hierarchy, TwoRanksPerCoreAddARankLevel) {
             (std::vector<std::string>{"node:1", "socket:2", "l3:2", "core:2", "rank:2"}));
 }
 
-TEST(Hierarchy, AsymmetricNodesMakeAFlatMachine) {
+namespace {
+bool has_note(const hcart::DetectedHierarchy& h, const std::string& text) {
+  for (const auto& n : h.notes)
+    if (n.find(text) != std::string::npos) return true;
+  return false;
+}
+} // namespace
+
+// A job of 12 ranks on nodes of 8 cores: 8 and 4. The node level stays, uneven, with the
+// levels inside; the partly filled node uses one socket.
+TEST(Hierarchy, UnevenNodesKeepTheNodeLevel) {
   SyntheticNode node(two_sockets);
   std::vector<RankFacts> facts;
   for (int c = 0; c < 8; ++c)
@@ -125,24 +135,39 @@ TEST(Hierarchy, AsymmetricNodesMakeAFlatMachine) {
   for (int c = 0; c < 4; ++c)
     facts.push_back(node.bound_to(HWLOC_OBJ_CORE, c, 1));
   const auto h = hcart::build_hierarchy(facts);
-  EXPECT_EQ(names(h.machine), (std::vector<std::string>{"rank:12"}));
-  ASSERT_EQ(h.notes.size(), 1u);
-  EXPECT_NE(h.notes[0].find("nodes hold 4 to 8 ranks"), std::string::npos) << h.notes[0];
+  EXPECT_EQ(names(h.machine), (std::vector<std::string>{"node:2", "socket:2", "l3:2", "core:2"}));
+  EXPECT_FALSE(h.machine.even());
+  EXPECT_EQ(h.machine.node_ranks(), (std::vector<std::int64_t>{8, 4}));
+  EXPECT_EQ(h.machine.to_string(), "node:[8,4] socket:2 l3:2 core:2");
+  EXPECT_EQ(h.machine.unit_indices(11), (std::vector<std::int64_t>{1, 0, 1, 1}));
+  EXPECT_TRUE(has_note(h, "nodes hold 4 to 8 ranks: an uneven level"));
+  EXPECT_TRUE(has_note(h, "socket: the units above hold 1 to 2 of them"));
+  // The plan gives each node a box of its size.
+  const hcart::Mesh mesh{{64, 64, 96}, {1, 1, 1}, {false, false, false}, {}};
+  const auto plan = hcart::make_plan(mesh, h.machine, {});
+  EXPECT_EQ(plan.layout, hcart::PlanLayout::NodeRegions) << plan.describe_layout();
+  ASSERT_EQ(plan.node_regions.size(), 2u);
+  for (std::size_t u = 0; u < 2; ++u) {
+    std::int64_t volume = 1;
+    for (std::int64_t e : plan.node_regions[u].extent)
+      volume *= e;
+    EXPECT_EQ(volume, h.machine.ranks_on_node(static_cast<std::int64_t>(u)));
+  }
 }
 
-TEST(Hierarchy, AsymmetricSocketsAreLeftOutWithANote) {
+// 6 ranks on one node, cores 0..5: socket 0 holds 4 ranks, socket 1 holds 2. Every level
+// stays, the sockets and L3 caches uneven.
+TEST(Hierarchy, PartlyFilledSocketsStayAnUnevenLevel) {
   SyntheticNode node(two_sockets);
   std::vector<RankFacts> facts;
-  // 6 ranks on one node: cores 0..5, so socket 0 holds 4 ranks and socket 1 holds 2. The
-  // L3 caches still hold 2 ranks each: the best symmetric hierarchy skips the sockets.
   for (int c = 0; c < 6; ++c)
     facts.push_back(node.bound_to(HWLOC_OBJ_CORE, c, 0));
   const auto h = hcart::build_hierarchy(facts);
-  EXPECT_EQ(names(h.machine), (std::vector<std::string>{"node:1", "l3:3", "core:2"}));
-  bool socket_note = false;
-  for (const auto& n : h.notes)
-    socket_note = socket_note || n.find("socket: they hold 2 to 4 ranks") != std::string::npos;
-  EXPECT_TRUE(socket_note);
+  EXPECT_EQ(names(h.machine), (std::vector<std::string>{"node:1", "socket:2", "l3:2", "core:2"}));
+  EXPECT_FALSE(h.machine.even());
+  EXPECT_TRUE(has_note(h, "socket: the units above hold 2 of them, with 2 to 4 ranks each"));
+  EXPECT_TRUE(has_note(h, "l3: the units above hold 1 to 2 of them, with 2 ranks each"));
+  EXPECT_EQ(h.machine.unit_indices(5), (std::vector<std::int64_t>{0, 1, 0, 1}));
 }
 
 TEST(Hierarchy, BadFactsAreRejected) {

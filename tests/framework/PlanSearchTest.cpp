@@ -1,7 +1,7 @@
 // The default strategy's exact search against brute force (docs/algorithms.md, 'The
 // search'): every plan of every space enumerated and counted rank by rank by independent code
 // (ReferencePlans.hpp), on every machine of up to 64 ranks with 2 and 3 levels.
-#include "ReferencePlans.hpp"
+#include "PlanSearchCases.hpp"
 
 #include <hcart/core/Error.hpp>
 #include <hcart/mapping/Plan.hpp>
@@ -20,51 +20,18 @@ using hcart::Plan;
 using hcart::PlanOptions;
 using hcart::Strategy;
 using hcart::test::Factors;
+using hcart::test::from_plan;
+using hcart::test::mesh_cases;
+using hcart::test::MeshCase;
+using hcart::test::problem_of;
+using hcart::test::recount;
+using hcart::test::ref_grids;
 using hcart::test::RefBox;
 using hcart::test::RefCost;
 using hcart::test::RefProblem;
+using hcart::test::show;
 
 namespace {
-
-std::string show(const RefCost& c) {
-  std::ostringstream s;
-  for (std::size_t l = 0; l < c.busiest.size(); ++l)
-    s << (l ? " | " : "") << c.busiest[l] << " / " << c.total[l];
-  return s.str();
-}
-
-RefCost from_plan(const hcart::PlanCost& c) {
-  RefCost r;
-  for (const auto& l : c.levels) {
-    r.busiest.push_back(l.busiest);
-    r.total.push_back(l.total);
-  }
-  return r;
-}
-
-// Directions may be cut into at most g / max(h, 1) pieces, at least 1 unless periodic.
-Factors ref_bounds(const Mesh& m) {
-  Factors b;
-  for (std::size_t i = 0; i < m.global_size.size(); ++i) {
-    std::int64_t x = m.global_size[i] / std::max(m.halo_width[i], 1);
-    if (x == 0 && !m.periodic[i]) x = 1;
-    b.push_back(x);
-  }
-  return b;
-}
-
-// Every process grid the plan may use.
-std::vector<Factors> ref_grids(const Mesh& mesh, std::int64_t ranks, const Factors& fixed) {
-  std::vector<Factors> out;
-  const Factors b = ref_bounds(mesh);
-  hcart::test::for_each_factorization(ranks, mesh.global_size.size(), [&](const Factors& d) {
-    for (std::size_t i = 0; i < d.size(); ++i) {
-      if (d[i] > b[i] || (!fixed.empty() && fixed[i] > 0 && d[i] != fixed[i])) return;
-    }
-    out.push_back(d);
-  });
-  return out;
-}
 
 // The best way to cut the boxes of one partition into the finer levels, each box choosing
 // its own chain. The finer levels' messages stay inside a node, so a box's contribution
@@ -205,40 +172,6 @@ Optimum brute_force(const RefProblem& p, const Machine& m, const Factors& fixed,
     }
   }
   return best;
-}
-
-RefProblem problem_of(const Mesh& mesh, bool corners) {
-  RefProblem p;
-  p.mesh = mesh;
-  p.cost = mesh.cost_factor;
-  p.corners = corners;
-  return p;
-}
-
-// The plan's own placement, counted by the reference.
-RefCost recount(const Plan& plan, const Machine& m, const RefProblem& p) {
-  std::vector<std::int64_t> cart(m.ranks());
-  for (std::int64_t r = 0; r < m.ranks(); ++r)
-    cart[r] = plan.cart_rank_of(r, m);
-  return hcart::test::ref_cost(p, hcart::test::RefMachine(m), plan.dims, cart);
-}
-
-// Meshes with odd sizes, mixed periodicity, halos 0 to 3, cost factors, both halo modes.
-struct MeshCase {
-  Mesh mesh;
-  bool corners;
-};
-std::vector<MeshCase> mesh_cases() {
-  return {
-      {{{63, 127, 255}, {1, 1, 1}, {false, false, false}, {}}, false},
-      {{{64, 128, 256}, {1, 1, 1}, {true, true, true}, {}}, false},
-      {{{37, 23, 29}, {2, 1, 3}, {true, false, true}, {1, 2, 1}}, true},
-      {{{100, 100, 100}, {1, 1, 1}, {false, false, false}, {}}, false},
-      {{{48, 96, 240}, {1, 0, 2}, {false, true, false}, {1, 1, 3}}, false},
-      {{{31, 62, 17}, {3, 1, 1}, {true, false, false}, {0.5, 1, 2}}, true},
-      {{{40, 120, 280}, {1, 1, 1}, {false, false, false}, {}}, true},
-      {{{90, 45, 33}, {2, 2, 0}, {false, false, true}, {}}, false},
-  };
 }
 
 // Every machine of 2 and 3 levels (each level >= 2 units) of up to 64 ranks with

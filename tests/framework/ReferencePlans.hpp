@@ -307,4 +307,140 @@ inline std::vector<std::vector<RefBox>> ref_guillotine(const RefBox& box, std::i
   return all(box);
 }
 
+/// Every guillotine partition of `box` into boxes whose volumes are the multiset `sizes`
+/// (volume -> how many), each partition once, its boxes sorted by their first corner.
+inline std::vector<std::vector<RefBox>>
+ref_guillotine_sizes(const RefBox& box, const std::map<std::int64_t, std::int64_t>& sizes) {
+  using Sizes = std::map<std::int64_t, std::int64_t>;
+  std::map<std::pair<std::vector<std::int64_t>, Sizes>, std::vector<std::vector<RefBox>>> memo;
+  auto key_of = [](const RefBox& b) {
+    std::vector<std::int64_t> k = b.lo;
+    k.insert(k.end(), b.extent.begin(), b.extent.end());
+    return k;
+  };
+  // Every way to take a sub-multiset of `from` of total `volume`.
+  std::function<void(Sizes::const_iterator, const Sizes&, std::int64_t, Sizes&,
+                     std::vector<Sizes>&)>
+      subsets = [&](Sizes::const_iterator it, const Sizes& from, std::int64_t volume, Sizes& taken,
+                    std::vector<Sizes>& out) {
+        if (it == from.end()) {
+          if (volume == 0) out.push_back(taken);
+          return;
+        }
+        for (std::int64_t n = 0; n <= it->second && n * it->first <= volume; ++n) {
+          if (n > 0) taken[it->first] = n;
+          subsets(std::next(it), from, volume - n * it->first, taken, out);
+          taken.erase(it->first);
+        }
+      };
+  std::function<std::vector<std::vector<RefBox>>(const RefBox&, const Sizes&)> all =
+      [&](const RefBox& b, const Sizes& want) -> std::vector<std::vector<RefBox>> {
+    const auto key = std::make_pair(key_of(b), want);
+    const auto found = memo.find(key);
+    if (found != memo.end()) return found->second;
+    std::int64_t v = 1, pieces = 0;
+    for (std::int64_t e : b.extent)
+      v *= e;
+    for (const auto& [size, n] : want)
+      pieces += n;
+    std::map<std::vector<std::int64_t>, std::vector<RefBox>> unique;
+    if (pieces == 1) {
+      unique[key_of(b)] = {b};
+    } else {
+      for (std::size_t i = 0; i < b.extent.size(); ++i) {
+        for (std::int64_t p = 1; p < b.extent[i]; ++p) {
+          RefBox first = b, second = b;
+          first.extent[i] = p;
+          second.lo[i] += p;
+          second.extent[i] -= p;
+          std::vector<Sizes> splits;
+          Sizes taken;
+          subsets(want.begin(), want, v / b.extent[i] * p, taken, splits);
+          for (const Sizes& left_sizes : splits) {
+            Sizes right_sizes = want;
+            for (const auto& [size, n] : left_sizes)
+              if ((right_sizes[size] -= n) == 0) right_sizes.erase(size);
+            if (left_sizes.empty() || right_sizes.empty()) continue;
+            const auto left = all(first, left_sizes);
+            const auto right = all(second, right_sizes);
+            for (const auto& a : left) {
+              for (const auto& c : right) {
+                std::vector<RefBox> joined = a;
+                joined.insert(joined.end(), c.begin(), c.end());
+                std::sort(joined.begin(), joined.end(),
+                          [&](const RefBox& x, const RefBox& y) { return key_of(x) < key_of(y); });
+                std::vector<std::int64_t> canonical;
+                for (const auto& x : joined) {
+                  const auto k = key_of(x);
+                  canonical.insert(canonical.end(), k.begin(), k.end());
+                }
+                unique.emplace(std::move(canonical), std::move(joined));
+              }
+            }
+          }
+        }
+      }
+    }
+    std::vector<std::vector<RefBox>> out;
+    for (auto& [k, partition] : unique)
+      out.push_back(std::move(partition));
+    memo.emplace(key, out);
+    return out;
+  };
+  return all(box, sizes);
+}
+
+/// Every rank's place in block order: the ranks sorted by their unit indices, coarse level
+/// first (ties cannot happen: the indices of two ranks differ).
+inline std::vector<std::int64_t> ref_block_order(const Machine& machine) {
+  std::vector<std::pair<std::vector<std::int64_t>, std::int64_t>> keyed;
+  for (std::int64_t r = 0; r < machine.ranks(); ++r)
+    keyed.emplace_back(machine.unit_indices(r), r);
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<std::int64_t> block(machine.ranks());
+  for (std::size_t k = 0; k < keyed.size(); ++k)
+    block[keyed[k].second] = static_cast<std::int64_t>(k);
+  return block;
+}
+
+/// The assignment that gives every box of `boxes` to a node of its volume (the lowest
+/// numbered one left) and fills it with the node's ranks in block order, row-major.
+inline std::vector<std::int64_t> ref_run_boxes(const Machine& machine,
+                                               const std::vector<std::int64_t>& dims,
+                                               const std::vector<RefBox>& boxes) {
+  const int D = static_cast<int>(dims.size());
+  const std::vector<std::int64_t> block = ref_block_order(machine);
+  const std::int64_t nodes = machine.levels()[0].size;
+  std::vector<std::vector<std::int64_t>> ranks_of(nodes); // in block order
+  std::vector<std::int64_t> by_block(machine.ranks());
+  for (std::int64_t r = 0; r < machine.ranks(); ++r)
+    by_block[block[r]] = r;
+  for (std::int64_t b = 0; b < machine.ranks(); ++b)
+    ranks_of[machine.unit_indices(by_block[b])[0]].push_back(by_block[b]);
+  std::vector<char> used(nodes, 0);
+  std::vector<std::int64_t> cart(machine.ranks(), -1);
+  for (const RefBox& box : boxes) {
+    std::int64_t volume = 1;
+    for (std::int64_t e : box.extent)
+      volume *= e;
+    std::int64_t u = 0;
+    while (u < nodes && (used[u] || static_cast<std::int64_t>(ranks_of[u].size()) != volume))
+      ++u;
+    if (u == nodes) return {}; // no node of this size left
+    used[u] = 1;
+    for (std::int64_t k = 0; k < volume; ++k) {
+      std::int64_t rest = k, q = 0;
+      std::vector<std::int64_t> c(D);
+      for (int i = D - 1; i >= 0; --i) {
+        c[i] = box.lo[i] + rest % box.extent[i];
+        rest /= box.extent[i];
+      }
+      for (int i = 0; i < D; ++i)
+        q = q * dims[i] + c[i];
+      cart[ranks_of[u][k]] = q;
+    }
+  }
+  return cart;
+}
+
 } // namespace hcart::test

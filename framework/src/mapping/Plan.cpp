@@ -58,7 +58,8 @@ Plan plan_of(const impl::Candidate& c, const PlanOptions& options,
 impl::Candidate search(const impl::SearchContext& context, const Machine& machine,
                        const std::vector<std::vector<std::int64_t>>& world_grids,
                        impl::SearchStats& stats) {
-  std::optional<impl::Candidate> best = impl::search_level_grids(context, nullptr, stats);
+  std::optional<impl::Candidate> best;
+  if (context.even) best = impl::search_level_grids(context, nullptr, stats);
   if (auto regions = impl::search_node_regions(context, nullptr, best ? &*best : nullptr, stats))
     best = std::move(regions);
   for (const auto& d : world_grids) {
@@ -137,12 +138,8 @@ std::vector<std::int64_t> Plan::coords_of(std::int64_t world_rank, const Machine
   }
   if (layout == PlanLayout::WorldOrder) return row_major_coords(world_rank, dims);
   const std::vector<std::int64_t> units = machine.unit_indices(world_rank);
-  if (layout == PlanLayout::RowMajorRuns) {
-    std::int64_t block = 0;
-    for (std::size_t l = 0; l < units.size(); ++l)
-      block = block * machine.levels()[l].size + units[l];
-    return row_major_coords(block, dims);
-  }
+  if (layout == PlanLayout::RowMajorRuns)
+    return row_major_coords(machine.block_number(world_rank), dims);
   std::vector<std::int64_t> c(dims.size(), 0);
   // The mixed-radix combination of the level coordinates from level `first` on.
   auto combine = [&](std::size_t first, const std::vector<std::vector<std::int64_t>>& factors) {
@@ -157,7 +154,13 @@ std::vector<std::int64_t> Plan::coords_of(std::int64_t world_rank, const Machine
     return c;
   }
   const NodeRegion& region = node_regions.at(units[0]);
-  combine(1, region.level_factors);
+  if (region.level_factors.empty() && units.size() > 1) {
+    // A node that is uneven inside: its ranks in block order as a row-major run of the box.
+    c = row_major_coords(machine.block_number(world_rank) - machine.node_first_block(units[0]),
+                         region.extent);
+  } else {
+    combine(1, region.level_factors);
+  }
   for (std::size_t i = 0; i < dims.size(); ++i)
     c[i] += region.origin[i];
   return c;
@@ -252,6 +255,18 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
     plan.chosen_by = "weighted factorization";
     return plan;
   }
+  if (options.strategy == Strategy::Levelwise && !machine.even()) {
+    // The seed's rule needs every unit of a level alike; on an uneven machine it plans one
+    // level, as the seed paper falls back to.
+    FactorizeOptions fo;
+    fo.fixed = fixed;
+    fo.bounds = bounds_for_factorize(bounds);
+    Plan plan =
+        plan_from_dims(Strategy::Levelwise, factorize(machine.ranks(), weights, fo), machine);
+    plan.weights = weights;
+    plan.chosen_by = "seed rule (levelwise): one level, the machine being uneven";
+    return plan;
+  }
   if (options.strategy == Strategy::Levelwise) {
     Plan plan;
     plan.strategy = Strategy::Levelwise;
@@ -275,11 +290,27 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
     context.level_names.push_back(level.name);
   }
   context.ranks = machine.ranks();
+  context.even = machine.even();
   context.fixed = fixed;
   HCART_REQUIRE(options.region_search_nodes >= 0,
                 "hcart::make_plan: region_search_nodes = " << options.region_search_nodes
                                                            << ", expected >= 0");
   context.region_search_nodes = options.region_search_nodes;
+  if (machine.level_count() >= 2 && machine.levels()[0].size <= options.region_search_nodes)
+    context.node_classes = impl::node_classes(machine);
+  if (!context.even) {
+    const int L = machine.level_count();
+    context.block_units.resize(machine.ranks() * L);
+    for (std::int64_t r = 0; r < machine.ranks(); ++r) {
+      const auto units = machine.unit_indices(r);
+      std::int64_t* row = context.block_units.data() + machine.block_number(r) * L;
+      std::int64_t id = 0;
+      for (int l = 0; l < L; ++l) {
+        id = id * context.level_sizes[l] + units[l];
+        row[l] = id;
+      }
+    }
+  }
   context.caps.resize(d);
   for (std::size_t i = 0; i < d; ++i)
     context.caps[i] = fixed[i] > 0 ? fixed[i] : std::min(bounds[i], machine.ranks());
@@ -290,13 +321,16 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
   auto add_world_grid = [&](const std::vector<std::int64_t>& g) {
     if (g.size() != d || !context.admits(g)) return;
     if (std::find(world_grids.begin(), world_grids.end(), g) != world_grids.end()) return;
-    if (impl::runs_as_level_grid(g, context.level_sizes)) return;
+    if (context.even && impl::runs_as_level_grid(g, context.level_sizes)) return;
     world_grids.push_back(g);
   };
+  // An uneven machine without level grids: the weighted and the caller's grids at any size.
+  const std::int64_t named_max =
+      context.even ? impl::runs_named_grids_max_ranks : std::numeric_limits<std::int64_t>::max();
   if (machine.ranks() <= impl::runs_all_grids_max_ranks) {
     for (const auto& g : impl::ordered_factorizations(machine.ranks(), context.caps, context.fixed))
       add_world_grid(g);
-  } else if (machine.ranks() <= impl::runs_named_grids_max_ranks) {
+  } else if (machine.ranks() <= named_max) {
     try {
       FactorizeOptions fo;
       fo.fixed = fixed;
@@ -356,7 +390,8 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
   impl::SearchContext bytes_only = context; // the time model reads bytes, not costs
   bytes_only.problem = impl::load_problem(mesh, {}, options.traffic);
   std::vector<std::pair<double, impl::Candidate>> bounded;
-  for (auto& c : impl::all_level_grids(bytes_only)) {
+  for (auto& c :
+       context.even ? impl::all_level_grids(bytes_only) : std::vector<impl::Candidate>{}) {
     std::vector<LevelLoad> loads;
     for (const auto& l : c.cost.levels)
       loads.push_back({l.name, static_cast<std::int64_t>(std::llround(l.busiest)), 0});

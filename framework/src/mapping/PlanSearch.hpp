@@ -16,12 +16,35 @@
 
 namespace hcart::impl {
 
+/// Nodes of one kind: as many ranks, the same units inside (an even machine has one kind).
+struct NodeClass {
+  std::int64_t ranks = 0;          ///< ranks on each such node
+  std::vector<std::int64_t> nodes; ///< their node indices, ascending
+  /// The finer levels' sizes (levels 1 .. L-1) when every combination of them is a rank of
+  /// the node (the node is even inside); empty otherwise.
+  std::vector<std::int64_t> inner_sizes;
+  /// The unit indices at levels 1 .. L-1 of the node's ranks in block order, L-1 per rank.
+  std::vector<std::int64_t> inner_units;
+};
+
+/// \brief The kinds of node of `machine`, each with its nodes (node indices ascending, the
+/// kinds in the order of their first node).
+std::vector<NodeClass> node_classes(const Machine& machine);
+
 /// What every search needs: the load formulas, the machine's levels and the limits on dims.
 struct SearchContext {
   LoadProblem problem;
-  std::vector<std::int64_t> level_sizes; ///< N^(l), coarse first
+  std::vector<std::int64_t> level_sizes; ///< N^(l), coarse first (the most units per parent)
   std::vector<std::string> level_names;
   std::int64_t ranks = 1;
+  /// False when the machine is uneven: level grids do not apply, node regions take each
+  /// node kind's ranks, and row-major runs follow block_units.
+  bool even = true;
+  /// The kinds of node (node regions; on an even machine one kind of ranks / N^(0) ranks).
+  std::vector<NodeClass> node_classes;
+  /// Uneven machines: the units of the rank with block number b at every level, each named
+  /// by its index prefix as a mixed-radix number, block_units[b * L + l].
+  std::vector<std::int64_t> block_units;
   /// Per direction: the most pieces it may be cut into (its fixed dim where fixed).
   std::vector<std::int64_t> caps;
   /// Per direction: 0 = free, > 0 = the dim must be exactly this.
@@ -75,10 +98,12 @@ std::vector<Candidate> all_level_grids(const SearchContext& context);
 PlanCost level_grid_cost(const SearchContext& context,
                          const std::vector<std::vector<std::int64_t>>& level_factors);
 
-/// The best node regions (every guillotine partition of a process grid into node boxes,
-/// each box cut by its own level grid) over every admitted process grid (only `only_dims`
-/// when given) when it beats `incumbent`; empty otherwise, or when the machine has fewer
-/// than 3 or more than context.region_search_nodes nodes, or one level.
+/// The best node regions (every guillotine partition of a process grid into node boxes, a
+/// box of each node's ranks, each box cut by its own level grid, or on a node that is uneven
+/// inside by its ranks as a row-major run) over every admitted process grid (only
+/// `only_dims` when given) when it beats `incumbent`; empty otherwise, or when the machine
+/// has more than context.region_search_nodes nodes, fewer than 3 (an even machine: level
+/// grids cover those), or one level.
 std::optional<Candidate> search_node_regions(const SearchContext& context,
                                              const std::vector<std::int64_t>* only_dims,
                                              const Candidate* incumbent, SearchStats& stats);

@@ -1,6 +1,11 @@
 // The node-region space of the exact search: every guillotine partition of a process grid
 // into node boxes (recursive axis-aligned cuts, every piece holding whole nodes), each box
-// cut into the finer levels by a level grid of its own.
+// cut into the finer levels by a level grid of its own, or, on a node that is uneven inside,
+// holding the node's ranks as a row-major run.
+//
+// On an uneven machine the nodes come in kinds (node_classes: as many ranks, the same units
+// inside); a box of the programme is then a box of the grid together with how many nodes of
+// each kind it holds (its volume their ranks), and a leaf is a box of one node.
 //
 // A dynamic programme over the boxes the cuts can reach. The objective is lexicographic in
 // (busiest, total) per level, and both parts decompose over the boxes of a partition:
@@ -16,6 +21,7 @@
 #include "mapping/PlanSearch.hpp"
 
 #include <hcart/core/Error.hpp>
+#include <hcart/mapping/Blocks.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -35,14 +41,16 @@ bool within(double value, double optimum) {
 }
 
 struct LeafOption {
-  std::vector<std::vector<std::int64_t>> factors; // levels 1 .. L-1
+  std::vector<std::vector<std::int64_t>> factors; // levels 1 .. L-1; empty: a row-major run
   std::vector<LevelCost> costs;                   // levels 1 .. L-1
   bool ok = true;
 };
 
 struct Box {
   std::vector<std::int64_t> lo, hi;
+  std::int64_t kinds = 0; // how many nodes of each kind, as a mixed-radix code
   bool leaf = false;
+  int kind = 0; // leaves: the node's kind
   std::vector<std::pair<int, int>> cuts;
   std::vector<char> cut_ok;
   double node_cost = 0; // leaves: what the node sends to other nodes
@@ -56,15 +64,20 @@ class RegionProgramme {
 public:
   RegionProgramme(const SearchContext& context, std::vector<std::int64_t> dims, std::int64_t budget)
       : m_context(context), m_dims(std::move(dims)), m_budget(budget) {
-    m_per_node = context.ranks / context.level_sizes[0];
-    // Keys: (lo_i, hi_i) as digits of base d_i + 1, when the number fits 64 bits.
-    double room = 1;
+    // Kinds of node as digits of base (count + 1).
+    m_codes = 1;
+    for (const auto& k : context.node_classes) {
+      m_radix.push_back(m_codes);
+      m_codes *= static_cast<std::int64_t>(k.nodes.size()) + 1;
+    }
+    // Keys: (lo_i, hi_i) as digits of base d_i + 1, then the kinds, when it fits 64 bits.
+    double room = static_cast<double>(m_codes);
     for (std::int64_t x : m_dims)
       room *= static_cast<double>(x + 1) * static_cast<double>(x + 1);
     m_narrow_keys = room < 1.8e19;
     m_boxes.reserve(1024);
     std::vector<std::int64_t> lo(m_dims.size(), 0);
-    m_root = visit(lo, m_dims);
+    m_root = visit(lo, m_dims, m_codes - 1);
   }
 
   bool complete() const { return !m_over_budget; }
@@ -131,8 +144,16 @@ public:
     }
   }
 
-  // The first surviving partition: its leaves in depth-first order.
-  void collect(int b, std::vector<NodeRegion>& regions) {
+  // The first surviving partition: node u's box in regions[u], the nodes of a kind taking
+  // its leaves in depth-first order.
+  void collect(std::vector<NodeRegion>& regions) {
+    regions.assign(m_context.level_sizes[0], {});
+    std::vector<std::size_t> next(m_context.node_classes.size(), 0);
+    collect(m_root, regions, next);
+  }
+
+private:
+  void collect(int b, std::vector<NodeRegion>& regions, std::vector<std::size_t>& next) {
     Box& box = m_boxes[b];
     if (box.leaf) {
       NodeRegion r;
@@ -147,25 +168,23 @@ public:
           break;
         }
       }
-      regions.push_back(std::move(r));
+      regions[m_context.node_classes[box.kind].nodes[next[box.kind]++]] = std::move(r);
       return;
     }
     for (std::size_t k = 0; k < box.cuts.size(); ++k) {
       if (!box.cut_ok[k]) continue;
       const auto [first, second] = box.cuts[k];
-      collect(first, regions);
-      collect(second, regions);
+      collect(first, regions, next);
+      collect(second, regions, next);
       return;
     }
   }
-  int root() const { return m_root; }
 
-private:
   // The box's number in the index, or -1 (then `key` holds it for inserting).
   int find(const std::vector<std::int64_t>& lo, const std::vector<std::int64_t>& hi,
-           std::uint64_t& key) {
+           std::int64_t kinds, std::uint64_t& key) {
     if (m_narrow_keys) {
-      key = 0;
+      key = static_cast<std::uint64_t>(kinds);
       for (std::size_t i = 0; i < lo.size(); ++i)
         key =
             (key * static_cast<std::uint64_t>(m_dims[i] + 1) + static_cast<std::uint64_t>(lo[i])) *
@@ -174,15 +193,43 @@ private:
       const auto found = m_index.find(key);
       return found == m_index.end() ? -1 : found->second;
     }
-    std::vector<std::int64_t> wide = lo;
-    wide.insert(wide.end(), hi.begin(), hi.end());
-    const auto found = m_wide_index.find(wide);
+    const auto found = m_wide_index.find(wide_key(lo, hi, kinds));
     return found == m_wide_index.end() ? -1 : found->second;
   }
+  static std::vector<std::int64_t> wide_key(const std::vector<std::int64_t>& lo,
+                                            const std::vector<std::int64_t>& hi,
+                                            std::int64_t kinds) {
+    std::vector<std::int64_t> wide = lo;
+    wide.insert(wide.end(), hi.begin(), hi.end());
+    wide.push_back(kinds);
+    return wide;
+  }
 
-  int visit(const std::vector<std::int64_t>& lo, const std::vector<std::int64_t>& hi) {
+  std::int64_t count_of(std::int64_t kinds, std::size_t k) const {
+    return kinds / m_radix[k] %
+           (static_cast<std::int64_t>(m_context.node_classes[k].nodes.size()) + 1);
+  }
+
+  // Every way to take nodes from `kinds` (k < K: chosen so far, `taken` their code) that
+  // fills `volume` ranks and leaves some for the other half.
+  void splits(std::int64_t kinds, std::size_t k, std::int64_t taken, std::int64_t volume,
+              std::vector<std::int64_t>& out) const {
+    const auto& classes = m_context.node_classes;
+    if (k + 1 == classes.size()) {
+      const std::int64_t ranks = classes[k].ranks;
+      if (volume % ranks != 0 || volume / ranks > count_of(kinds, k)) return;
+      const std::int64_t code = taken + volume / ranks * m_radix[k];
+      if (code != 0 && code != kinds) out.push_back(code);
+      return;
+    }
+    for (std::int64_t n = 0; n <= count_of(kinds, k) && n * classes[k].ranks <= volume; ++n)
+      splits(kinds, k + 1, taken + n * m_radix[k], volume - n * classes[k].ranks, out);
+  }
+
+  int visit(const std::vector<std::int64_t>& lo, const std::vector<std::int64_t>& hi,
+            std::int64_t kinds) {
     std::uint64_t key = 0;
-    if (const int known = find(lo, hi, key); known >= 0) return known;
+    if (const int known = find(lo, hi, kinds, key); known >= 0) return known;
     if (static_cast<std::int64_t>(m_boxes.size()) >= m_budget) {
       m_over_budget = true;
       return -1;
@@ -191,9 +238,7 @@ private:
     if (m_narrow_keys) {
       m_index.emplace(key, id);
     } else {
-      std::vector<std::int64_t> wide = lo;
-      wide.insert(wide.end(), hi.begin(), hi.end());
-      m_wide_index.emplace(std::move(wide), id);
+      m_wide_index.emplace(wide_key(lo, hi, kinds), id);
     }
     std::int64_t volume = 1;
     for (std::size_t i = 0; i < lo.size(); ++i)
@@ -203,7 +248,13 @@ private:
       Box& box = m_boxes.back();
       box.lo = lo;
       box.hi = hi;
-      box.leaf = volume == m_per_node;
+      box.kinds = kinds;
+      for (std::size_t k = 0; k < m_radix.size(); ++k) {
+        if (kinds == m_radix[k]) {
+          box.leaf = true;
+          box.kind = static_cast<int>(k);
+        }
+      }
     }
     if (m_boxes[id].leaf) {
       std::vector<Span> spans(lo.size());
@@ -216,14 +267,17 @@ private:
       for (std::size_t i = 0; i < lo.size() && !m_over_budget; ++i) {
         const std::int64_t extent = hi[i] - lo[i], slab = volume / extent;
         for (std::int64_t p = 1; p < extent && !m_over_budget; ++p) {
-          if ((p * slab) % m_per_node != 0) continue;
+          std::vector<std::int64_t> codes;
+          splits(kinds, 0, 0, p * slab, codes);
           std::vector<std::int64_t> mid_hi = hi, mid_lo = lo;
           mid_hi[i] = lo[i] + p;
           mid_lo[i] = lo[i] + p;
-          const int first = visit(lo, mid_hi);
-          const int second = visit(mid_lo, hi);
-          if (first < 0 || second < 0) break;
-          m_boxes[id].cuts.emplace_back(first, second);
+          for (std::int64_t code : codes) {
+            const int first = visit(lo, mid_hi, code);
+            const int second = first < 0 ? -1 : visit(mid_lo, hi, kinds - code);
+            if (first < 0 || second < 0) break;
+            m_boxes[id].cuts.emplace_back(first, second);
+          }
         }
       }
       m_boxes[id].cut_ok.assign(m_boxes[id].cuts.size(), 1);
@@ -239,6 +293,13 @@ private:
     std::vector<std::int64_t> extent(D);
     for (int i = 0; i < D; ++i)
       extent[i] = box.hi[i] - box.lo[i];
+    const NodeClass& kind = m_context.node_classes[box.kind];
+    // On an uneven machine every node may also hold its ranks as a row-major run, after its
+    // level grids (so that the plan is never worse than world order within a node box).
+    if (kind.inner_sizes.empty()) {
+      box.options.push_back(run_option(box, kind));
+      return;
+    }
     // Every chain of level factors for levels 1 .. L-1 whose product is the extent.
     std::vector<std::vector<std::int64_t>> chain;
     auto evaluate = [&]() {
@@ -270,7 +331,7 @@ private:
         chain.pop_back();
         return;
       }
-      for (const auto& f : ordered_factorizations(m_context.level_sizes[l], rest, rest)) {
+      for (const auto& f : ordered_factorizations(kind.inner_sizes[l - 1], rest, rest)) {
         std::vector<std::int64_t> next(D);
         for (int i = 0; i < D; ++i)
           next[i] = rest[i] / f[i];
@@ -280,11 +341,77 @@ private:
       }
     };
     walk(1, extent);
+    if (!m_context.even) box.options.push_back(run_option(box, kind));
+  }
+
+  // A node that is uneven inside: its ranks in block order as a row-major run of its box,
+  // every message inside the box counted.
+  LeafOption run_option(const Box& box, const NodeClass& kind) const {
+    const int D = m_context.dims(), L = m_context.levels();
+    const LoadProblem& problem = m_context.problem;
+    std::vector<std::int64_t> extent(D);
+    for (int i = 0; i < D; ++i)
+      extent[i] = box.hi[i] - box.lo[i];
+    // Units of level l (1 .. L-1) named by their index prefix from level 1 on.
+    auto unit_of = [&](std::int64_t k, int level) {
+      std::int64_t id = 0;
+      for (int l = 1; l <= level; ++l)
+        id = id * m_context.level_sizes[l] + kind.inner_units[k * (L - 1) + l - 1];
+      return id;
+    };
+    std::vector<std::map<std::int64_t, double>> sent(L);
+    std::vector<std::int64_t> c(D), nb(D);
+    for (std::int64_t k = 0; k < kind.ranks; ++k) {
+      std::int64_t rest = k;
+      for (int i = D; i-- > 0;) {
+        c[i] = box.lo[i] + rest % extent[i];
+        rest /= extent[i];
+      }
+      for (const auto& t : problem.terms) {
+        double cost = t.weight;
+        bool inside = true;
+        for (int i = 0; i < D && inside; ++i) {
+          if (t.crossed & (1u << i)) {
+            std::int64_t x = c[i] + ((t.plus >> i) & 1u ? 1 : -1);
+            if (x < 0 || x >= m_dims[i]) {
+              if (!problem.periodic[i]) inside = false;
+              x = (x + m_dims[i]) % m_dims[i];
+            }
+            nb[i] = x;
+            inside = inside && x >= box.lo[i] && x < box.hi[i];
+          } else {
+            nb[i] = c[i];
+            cost *= static_cast<double>(block_extent(problem.cells[i], m_dims[i], c[i]));
+          }
+        }
+        if (!inside) continue; // to another node, or no neighbour
+        std::int64_t to = 0;
+        for (int i = 0; i < D; ++i)
+          to = to * extent[i] + (nb[i] - box.lo[i]);
+        int level = 1;
+        while (level < L && kind.inner_units[k * (L - 1) + level - 1] ==
+                                kind.inner_units[to * (L - 1) + level - 1])
+          ++level;
+        if (level < L) sent[level][unit_of(k, level)] += cost;
+      }
+    }
+    LeafOption o;
+    for (int l = 1; l < L; ++l) {
+      LevelCost level{m_context.level_names[l], 0, 0};
+      for (const auto& [unit, v] : sent[l]) {
+        level.busiest = std::max(level.busiest, v);
+        level.total += v;
+      }
+      o.costs.push_back(level);
+    }
+    return o;
   }
 
   const SearchContext& m_context;
   std::vector<std::int64_t> m_dims;
-  std::int64_t m_budget = 0, m_per_node = 1;
+  std::int64_t m_budget = 0;
+  std::int64_t m_codes = 1;          // kinds codes: prod of (nodes of a kind + 1)
+  std::vector<std::int64_t> m_radix; // the digit of each kind
   std::vector<Box> m_boxes;
   std::unordered_map<std::uint64_t, int> m_index;        // boxes by key (when it fits 64 bits)
   std::map<std::vector<std::int64_t>, int> m_wide_index; // otherwise
@@ -294,16 +421,12 @@ private:
   bool m_over_budget = false;
 };
 
-// A lower bound of the busiest node of every partition of grid `dims` into node boxes: the
-// cheapest cost any box of a node's volume can have, counted with the fewest cells a box of
-// its extent can own and placed against the boundary in every direction (the fewest
-// neighbours), over every extent and corner.
-double cheapest_node_box(const SearchContext& context, const std::vector<std::int64_t>& dims) {
+double cheapest_box(const SearchContext& context, const std::vector<std::int64_t>& dims,
+                    std::int64_t volume) {
   const int D = context.dims();
-  const std::int64_t per_node = context.ranks / context.level_sizes[0];
   double cheapest = infinite;
   std::vector<Span> spans(D);
-  for (const auto& e : ordered_factorizations(per_node, dims)) {
+  for (const auto& e : ordered_factorizations(volume, dims)) {
     for (std::uint32_t corner = 0; corner < (1u << D); ++corner) {
       for (int i = 0; i < D; ++i) {
         const std::int64_t lo = (corner >> i) & 1u ? dims[i] - e[i] : 0;
@@ -317,14 +440,72 @@ double cheapest_node_box(const SearchContext& context, const std::vector<std::in
   return cheapest;
 }
 
+// A lower bound of the busiest node of every partition of grid `dims` into node boxes: for
+// every kind of node, the cheapest cost any box of its volume can have, counted with the
+// fewest cells a box of its extent can own and placed against the boundary in every
+// direction (the fewest neighbours), over every extent and corner; the largest over the
+// kinds (every kind has a node somewhere). +infinity when some kind fits no box.
+double cheapest_node_box(const SearchContext& context, const std::vector<std::int64_t>& dims) {
+  double bound = 0;
+  for (const auto& kind : context.node_classes)
+    bound = std::max(bound, cheapest_box(context, dims, kind.ranks));
+  return bound;
+}
+
 } // namespace
+
+std::vector<NodeClass> node_classes(const Machine& machine) {
+  const std::int64_t nodes = machine.levels()[0].size;
+  const int L = machine.level_count();
+  if (machine.even()) {
+    NodeClass kind;
+    kind.ranks = machine.ranks() / nodes;
+    kind.nodes.resize(nodes);
+    for (std::int64_t u = 0; u < nodes; ++u)
+      kind.nodes[u] = u;
+    for (int l = 1; l < L; ++l)
+      kind.inner_sizes.push_back(machine.levels()[l].size);
+    return {kind};
+  }
+  // Every node's inner indices in block order: the signature of its kind.
+  std::vector<std::vector<std::int64_t>> inner(nodes);
+  std::vector<std::int64_t> by_block(machine.ranks());
+  for (std::int64_t r = 0; r < machine.ranks(); ++r)
+    by_block[machine.block_number(r)] = r;
+  for (std::int64_t b = 0; b < machine.ranks(); ++b) {
+    const auto units = machine.unit_indices(by_block[b]);
+    inner[units[0]].insert(inner[units[0]].end(), units.begin() + 1, units.end());
+  }
+  std::vector<NodeClass> classes;
+  std::map<std::vector<std::int64_t>, std::size_t> kind_of;
+  for (std::int64_t u = 0; u < nodes; ++u) {
+    const auto [it, fresh] = kind_of.emplace(inner[u], classes.size());
+    if (fresh) {
+      NodeClass kind;
+      kind.ranks = machine.ranks_on_node(u);
+      kind.inner_units = inner[u];
+      // Even inside when the sizes used multiply to the ranks (the indices are distinct).
+      std::vector<std::int64_t> sizes(L - 1, 1);
+      for (std::size_t k = 0; k < inner[u].size(); ++k)
+        sizes[k % (L - 1)] = std::max(sizes[k % (L - 1)], inner[u][k] + 1);
+      std::int64_t product = 1;
+      for (std::int64_t x : sizes)
+        product *= x;
+      if (product == kind.ranks) kind.inner_sizes = sizes;
+      classes.push_back(std::move(kind));
+    }
+    classes[it->second].nodes.push_back(u);
+  }
+  return classes;
+}
 
 std::optional<Candidate> search_node_regions(const SearchContext& context,
                                              const std::vector<std::int64_t>* only_dims,
                                              const Candidate* incumbent, SearchStats& stats) {
   const int L = context.levels();
   const std::int64_t nodes = context.level_sizes[0];
-  if (L < 2 || nodes < 3 || nodes > context.region_search_nodes) return std::nullopt;
+  if (L < 2 || nodes > context.region_search_nodes || (context.even && nodes < 3))
+    return std::nullopt;
   std::vector<std::vector<std::int64_t>> grids;
   if (only_dims != nullptr) {
     grids.push_back(*only_dims);
@@ -361,6 +542,10 @@ std::optional<Candidate> search_node_regions(const SearchContext& context,
     for (int l = 0; l < L && !worse; ++l) {
       LevelCost level{context.level_names[l], 0, 0};
       level.busiest = programme.stage(l, true);
+      if (std::isinf(level.busiest)) { // no partition of this grid holds the nodes
+        worse = true;
+        break;
+      }
       programme.keep_optimal(l, true, level.busiest);
       level.total = programme.stage(l, false);
       programme.keep_optimal(l, false, level.total);
@@ -375,7 +560,7 @@ std::optional<Candidate> search_node_regions(const SearchContext& context,
       }
     }
     if (worse) continue;
-    programme.collect(programme.root(), c.regions);
+    programme.collect(c.regions);
     if (!best || compare_candidates(c, *best) < 0) {
       if (incumbent == nullptr || compare_candidates(c, *incumbent) < 0) best = std::move(c);
     }

@@ -47,21 +47,26 @@ Candidate runs_candidate(const SearchContext& context, const std::vector<std::in
   const int D = context.dims(), L = context.levels();
   const std::int64_t ranks = context.ranks;
   // Every rank's unit at every level, as one number per level (its index prefix).
-  std::vector<std::int64_t> unit(ranks * L);
+  std::vector<std::int64_t> even_units;
   std::vector<std::int64_t> units_at_level(L);
-  // Rank r (its block number) is in unit floor(r / ranks under one unit) of every level.
-  for (std::int64_t r = 0; r < ranks; ++r) {
-    std::int64_t below = ranks;
-    for (int l = 0; l < L; ++l) {
-      below /= context.level_sizes[l];
-      unit[r * L + l] = r / below;
-    }
-  }
   std::int64_t count = 1;
   for (int l = 0; l < L; ++l) {
     count *= context.level_sizes[l];
     units_at_level[l] = count;
   }
+  if (context.block_units.empty()) {
+    // Rank r (its block number) is in unit floor(r / ranks under one unit) of every level.
+    even_units.resize(ranks * L);
+    for (std::int64_t r = 0; r < ranks; ++r) {
+      std::int64_t below = ranks;
+      for (int l = 0; l < L; ++l) {
+        below /= context.level_sizes[l];
+        even_units[r * L + l] = r / below;
+      }
+    }
+  }
+  const std::int64_t* unit =
+      context.block_units.empty() ? even_units.data() : context.block_units.data();
   std::vector<std::vector<double>> sent(L);
   for (int l = 0; l < L; ++l)
     sent[l].assign(units_at_level[l], 0.0);

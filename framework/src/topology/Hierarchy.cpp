@@ -9,14 +9,19 @@ namespace hcart {
 
 namespace {
 
-// Groups ranks by (parent unit, key); checks the symmetry conditions of a candidate level.
+// Groups ranks by (parent unit, key); checks that the candidate level nests.
 struct Candidate {
   bool usable = false;
   std::string why;
-  std::int64_t units_per_parent = 0;
-  std::vector<int> unit;      // per rank: index inside its parent unit
-  std::vector<int> new_group; // per rank: id of its unit of this level
+  std::int64_t units_per_parent = 0; // the most any parent holds
+  std::string uneven;                // what differs between units, when something does
+  std::vector<int> unit;             // per rank: index inside its parent unit
+  std::vector<int> new_group;        // per rank: id of its unit of this level
 };
+
+std::string range(std::int64_t lo, std::int64_t hi) {
+  return lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
+}
 
 Candidate try_level(const std::vector<int>& parent, const std::vector<std::int64_t>& key,
                     const std::string& name) {
@@ -38,21 +43,16 @@ Candidate try_level(const std::vector<int>& parent, const std::vector<std::int64
   std::set<std::size_t> counts;
   for (const auto& [p, objects] : objects_of_parent)
     counts.insert(objects.size());
-  if (counts.size() != 1) {
-    c.why = name + ": units of the level above hold " + std::to_string(*counts.begin()) + " to " +
-            std::to_string(*counts.rbegin()) + " of them";
-    return c;
-  }
   std::set<int> sizes;
   for (const auto& [k, n] : ranks_in_object)
     sizes.insert(n);
-  if (sizes.size() != 1) {
-    c.why = name + ": they hold " + std::to_string(*sizes.begin()) + " to " +
-            std::to_string(*sizes.rbegin()) + " ranks";
-    return c;
+  if (counts.size() > 1 || sizes.size() > 1) {
+    c.uneven = name + ": the units above hold " + range(*counts.begin(), *counts.rbegin()) +
+               " of them, with " + range(*sizes.begin(), *sizes.rbegin()) +
+               " ranks each: an uneven level";
   }
   c.usable = true;
-  c.units_per_parent = static_cast<std::int64_t>(*counts.begin());
+  c.units_per_parent = static_cast<std::int64_t>(*counts.rbegin());
   c.unit.resize(P);
   c.new_group.resize(P);
   std::map<std::pair<int, std::int64_t>, int> group_id;
@@ -87,14 +87,7 @@ DetectedHierarchy build_hierarchy(const std::vector<RankFacts>& facts) {
   std::vector<std::vector<int>> units(P);
   const auto [fewest, most] = std::minmax_element(per_node.begin(), per_node.end());
   if (*fewest != *most) {
-    result.notes.push_back("nodes hold " + std::to_string(*fewest) + " to " +
-                           std::to_string(*most) +
-                           " ranks: no level is symmetric, the machine is flat");
-    std::vector<int> table(P);
-    for (std::size_t r = 0; r < P; ++r)
-      table[r] = static_cast<int>(r);
-    result.machine = Machine({{"rank", static_cast<std::int64_t>(P)}}, table, "detected");
-    return result;
+    result.notes.push_back("nodes hold " + range(*fewest, *most) + " ranks: an uneven level");
   }
   levels.push_back({"node", nodes});
   std::vector<int> parent(P);
@@ -121,6 +114,7 @@ DetectedHierarchy build_hierarchy(const std::vector<RankFacts>& facts) {
       continue;
     }
     if (c.units_per_parent == 1) continue; // splits nothing
+    if (!c.uneven.empty()) result.notes.push_back(c.uneven);
     levels.push_back({name, c.units_per_parent});
     for (std::size_t r = 0; r < P; ++r)
       units[r].push_back(c.unit[r]);

@@ -1,14 +1,20 @@
 // hcart::Machine: the hardware hierarchy as the planner sees it.
 //
-// Levels run from the coarsest (level 0, e.g. nodes) to the finest (each unit one rank):
-// level l has `size` units inside every unit of level l-1, and the product of the sizes is
-// the number of ranks. Every rank has a unit index per level (0 .. size-1 within its
-// parent). The indices come either from a rule (a synthetic machine, "node:4 socket:2
-// core:6", with Block or RoundRobin numbering of ranks) or from a table gathered from the
-// hardware (topology/ detects it; see docs/design.md, 'The hardware hierarchy').
+// Levels run from the coarsest (level 0, e.g. nodes) to the finest (each unit one rank).
+// Every rank has a unit index per level (0 .. size-1 within its parent). On an even machine
+// level l has `size` units inside every unit of level l-1 and the product of the sizes is
+// the number of ranks. On an uneven machine units of a level hold different numbers of
+// units or ranks (nodes holding 4, 4 and 2 ranks: Slurm's partly filled last node, mixed
+// partitions); `size` is then the most units any parent holds and node_ranks() says what
+// each node holds. The indices come either from a rule (a synthetic machine, "node:4
+// socket:2 core:6" or "node:[4,4,2] core:4", with Block or RoundRobin numbering of ranks) or
+// from a table gathered from the hardware (topology/ detects it; see docs/design.md, 'The
+// hardware hierarchy').
 //
 //   auto m = hcart::Machine::parse("node:2 socket:2 core:4", hcart::Placement::RoundRobin);
 //   m.unit_indices(5);   // {1, 0, 2}: rank 5 is on node 1, socket 0, core 2
+//   auto u = hcart::Machine::parse("node:[4,4,2] socket:2 core:2");
+//   u.even();            // false; u.node_ranks() is {4, 4, 2}; u.unit_indices(9) {2, 0, 1}
 //
 // Pure C++: no MPI or hwloc.
 #pragma once
@@ -31,7 +37,8 @@ std::string to_string(Placement placement);
 /// \throws hcart::InputError naming the text.
 Placement parse_placement(const std::string& text);
 
-/// \brief One level of the hierarchy: its name and the number of its units per parent unit.
+/// \brief One level of the hierarchy: its name and the number of its units per parent unit
+/// (on an uneven machine, the most units any parent unit holds).
 struct MachineLevel {
   std::string name;
   std::int64_t size = 1;
@@ -44,12 +51,30 @@ public:
   /// more than 2^31-1 ranks.
   Machine(std::vector<MachineLevel> levels, Placement placement = Placement::Block);
 
-  /// \brief A machine whose unit indices were measured: unit_table[rank * L + l].
-  /// \throws hcart::InputError when the table does not fit the levels.
+  /// \brief A machine whose unit indices were measured: unit_table[rank * L + l], the ranks
+  /// being table.size() / L. The machine is even when every combination of indices below
+  /// the level sizes is some rank's, uneven otherwise.
+  /// \throws hcart::InputError when the table does not fit the levels (an index outside its
+  /// level's size, two ranks with the same indices, a node index no rank has).
   Machine(std::vector<MachineLevel> levels, std::vector<int> unit_table, std::string source);
 
+  /// \brief A synthetic machine whose node u holds node_ranks[u] ranks; `inner` (the levels
+  /// below the node, coarse first) describes a whole node, and a node holding fewer ranks
+  /// fills its units in block order (the last one partly, as a launcher filling cores in
+  /// turn). Block placement fills the nodes in turn, round-robin deals the ranks to the nodes
+  /// that still have room in turn. The level sizes become the most units that are used.
+  /// \throws hcart::InputError for no nodes, a node of fewer than 1 or more ranks than a
+  /// whole node, or more than uneven_max_ranks ranks.
+  static Machine with_node_ranks(const std::vector<std::int64_t>& node_ranks,
+                                 const std::vector<MachineLevel>& inner,
+                                 Placement placement = Placement::Block,
+                                 const std::string& node_level = "node");
+
   /// \brief Parses "name:count name:count ..." (coarse first; separated by spaces or
-  /// commas), e.g. "node:4 socket:2 core:6". \throws hcart::InputError naming the text.
+  /// commas), e.g. "node:4 socket:2 core:6". The first level may list its units' ranks
+  /// instead, "node:[4,4,2] core:4" (an uneven machine, with_node_ranks), with "AxN" for N
+  /// nodes of A ranks: "node:[16x3,8] socket:2 core:8". \throws hcart::InputError naming the
+  /// text.
   static Machine parse(const std::string& text, Placement placement = Placement::Block);
 
   /// \brief One level, "core:P": a plain factorization of P ranks.
@@ -62,13 +87,29 @@ public:
   Placement placement() const noexcept { return m_placement; }
   /// \brief "synthetic" for rule-based machines, else what the table came from.
   const std::string& source() const noexcept { return m_source; }
-  /// \brief True when unit indices come from a measured table rather than a rule.
+  /// \brief True when unit indices come from a table (measured, or an uneven synthetic
+  /// machine's) rather than a rule.
   bool measured() const noexcept { return !m_table.empty(); }
+  /// \brief True when every unit of a level holds the same number of units of the next
+  /// (the product of the level sizes is the number of ranks).
+  bool even() const noexcept { return m_block.empty(); }
+  /// \brief The ranks node u (unit u of level 0) holds.
+  std::int64_t ranks_on_node(std::int64_t node) const;
+  /// \brief The ranks every node holds, node 0 first.
+  std::vector<std::int64_t> node_ranks() const;
 
   /// \brief The unit index of `rank` at every level, coarse first.
   std::vector<std::int64_t> unit_indices(std::int64_t rank) const;
 
-  /// \brief "node:4 socket:2 core:6".
+  /// \brief The rank's place when the ranks are ordered by their unit indices (coarse level
+  /// first; on an even machine the mixed-radix number of the indices): every unit holds a
+  /// run of consecutive block numbers, node u's from node_first_block(u).
+  std::int64_t block_number(std::int64_t rank) const;
+  /// \brief The first block number of node u's ranks.
+  std::int64_t node_first_block(std::int64_t node) const;
+
+  /// \brief "node:4 socket:2 core:6"; an uneven node level as "node:[4x2,2]" (the finer
+  /// levels' sizes are then the most units a parent holds).
   std::string to_string() const;
 
 private:
@@ -77,7 +118,13 @@ private:
   std::vector<int> m_table;
   std::string m_source = "synthetic";
   std::int64_t m_ranks = 1;
+  std::vector<std::int64_t> m_block;      ///< uneven machines: every rank's block number
+  std::vector<std::int64_t> m_node_first; ///< uneven machines: node u's first block number,
+                                          ///< one entry more than nodes
 };
+
+/// \brief The most ranks a synthetic uneven machine may have (its unit table is stored).
+inline constexpr std::int64_t uneven_max_ranks = std::int64_t{1} << 24;
 
 /// \brief The coarsest level at which ranks with these unit indices sit in different units,
 /// or the level count when they are the same rank (a local copy, no message).

@@ -4,19 +4,24 @@
 //   Hierarchical  the exact optimum of the bottleneck objective (hcart/mapping/PlanCost.hpp)
 //                 over every hierarchical mapping of the machine's levels onto a process grid,
 //                 every guillotine partition of the grid into node boxes (small node
-//                 counts), and row-major runs ('The search' in docs/algorithms.md);
+//                 counts), and row-major runs ('The search' in docs/algorithms.md); on an
+//                 uneven machine (nodes holding different rank counts) over the node boxes
+//                 of each node's size and row-major runs;
 //   Manual        the same search for the user's dims;
 //   Levelwise     the seed paper's rule (Niethammer and Rabenseifner, EuroMPI 2019): level
 //                 by level, w^(l)_i = w_i * prod_{k<l} n^(k)_i and n^(l) =
-//                 factorize(N^(l), w^(l));
+//                 factorize(N^(l), w^(l)); one weighted factorization in world order on an
+//                 uneven machine, as the paper falls back to;
 //   Weighted      one weighted factorization, ranks in world order.
 // A plan's layout says how a world rank finds its coordinate:
 //   LevelGrid    mixed radix of the rank's level coordinates (its unit index at level l,
 //                row-major on n^(l)), coarse level most significant;
-//   NodeRegions  node u gets the box node_regions[u] of the process grid, and the finer
-//                levels cut that box as a LevelGrid of its own factors;
-//   RowMajorRuns the rank's block number (the mixed radix of its unit indices, coarse level
-//                most significant) as its row-major rank: every unit holds a run of
+//   NodeRegions  node u gets the box node_regions[u] of the process grid (as many process
+//                coordinates as the node holds ranks), and the finer levels cut that box as
+//                a LevelGrid of its own factors, or the node's ranks fill it as a row-major
+//                run (a node uneven inside);
+//   RowMajorRuns the rank's block number (Machine::block_number: the mixed radix of its unit
+//                indices on an even machine) as its row-major rank: every unit holds a run of
 //                consecutive row-major ranks, what world order gives a block launch, and the
 //                same for any numbering of the ranks;
 //   WorldOrder   the world rank's row-major coordinate.
@@ -81,6 +86,8 @@ struct NodeRegion {
   std::vector<std::int64_t> origin; ///< first process coordinate per direction
   std::vector<std::int64_t> extent; ///< process coordinates per direction
   /// The factors of the finer levels (1 .. L-1) inside the box; their product is extent.
+  /// Empty on a machine of several levels: the node's ranks in block order
+  /// (Machine::block_number) fill the box in row-major order (a node uneven inside).
   std::vector<std::vector<std::int64_t>> level_factors;
 };
 

@@ -1,14 +1,14 @@
-// hcart::build_hierarchy: from every rank's hardware facts to a symmetric machine
-// hierarchy the planner can use (docs/design.md, 'The hardware hierarchy').
+// hcart::build_hierarchy: from every rank's hardware facts to the machine hierarchy the
+// planner uses (docs/design.md, 'The hardware hierarchy').
 //
-// The node level is used when every node holds the same number of ranks. Inside the nodes,
+// The nodes are always the first level, whether they hold the same number of ranks or not
+// (an uneven level: a partly filled last node, a mixed partition). Inside the nodes,
 // package ("socket"), NUMA node, L3 and core are tried in turn; a type becomes a level when
-// every rank is bound inside one object of that type, the objects nest inside the units of
-// the level above, and every unit of the level above holds the same number of them with
-// the same number of ranks each. A type that would not split anything is skipped. What is
-// left below the finest level (ranks sharing a unit) becomes a final level "rank". Every
-// level that cannot be proven symmetric is left out, and a note says which and why:
-// nothing is dropped silently.
+// every rank is bound inside one object of that type and the objects nest inside the units
+// of the level above; units holding different numbers of them, or of ranks, make the level
+// uneven. A type that would not split anything is skipped. What is left below the finest
+// level (ranks sharing a unit) becomes a final level "rank". A note says which levels were
+// left out and why, and which are uneven: nothing is dropped silently.
 //
 // Pure: the facts may come from MPI (topology/Detect.hpp) or from tests with hwloc
 // synthetic topologies.
