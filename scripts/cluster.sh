@@ -10,7 +10,9 @@
 #                      [--mpirun-flag FLAG ...] -- PROGRAM [ARGS...]
 #
 #   --nodes N            nodes (default 2, at most 32)
-#   --ranks-per-node R   ranks on each node (default 1): mpirun -n N*R
+#   --ranks-per-node R   ranks on each node (default 1): mpirun -n N*R; or a list, one count
+#                        per node, for an uneven layout: "4,4,2" (3 nodes, -n 10; --nodes,
+#                        when given, must agree)
 #   --map-by slot|node   slot (default): ranks 0..R-1 on node 0, R..2R-1 on node 1, ...;
 #                        node: rank r on node r mod N
 #   --rate RATE          shape every link, both directions, with tc's token bucket (tbf):
@@ -34,10 +36,10 @@ usage_error() {
   exit 2
 }
 
-nodes=2 ranks_per_node=1 map_by=slot rate="" burst=64kb counters="" mpirun="" flags=()
+nodes=2 nodes_given=0 ranks_per_node=1 map_by=slot rate="" burst=64kb counters="" mpirun="" flags=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --nodes) nodes=${2:-}; shift 2 || usage_error "--nodes needs a value" ;;
+    --nodes) nodes=${2:-}; nodes_given=1; shift 2 || usage_error "--nodes needs a value" ;;
     --ranks-per-node) ranks_per_node=${2:-}; shift 2 || usage_error "--ranks-per-node needs a value" ;;
     --map-by) map_by=${2:-}; shift 2 || usage_error "--map-by needs a value" ;;
     --rate) rate=${2:-}; shift 2 || usage_error "--rate needs a value" ;;
@@ -52,8 +54,23 @@ done
 [ $# -gt 0 ] || usage_error "no program: expected -- PROGRAM [ARGS...] after the options"
 [[ "$nodes" =~ ^[0-9]+$ ]] && [ "$nodes" -ge 1 ] && [ "$nodes" -le 32 ] ||
   usage_error "--nodes '$nodes': expected an integer from 1 to 32"
-[[ "$ranks_per_node" =~ ^[0-9]+$ ]] && [ "$ranks_per_node" -ge 1 ] && [ "$ranks_per_node" -le 64 ] ||
-  usage_error "--ranks-per-node '$ranks_per_node': expected an integer from 1 to 64"
+# Ranks per node: one count for every node, or a list.
+slots=()
+if [[ "$ranks_per_node" == *,* ]]; then
+  IFS=, read -r -a slots <<<"$ranks_per_node"
+  [ "$nodes_given" = 0 ] || [ "$nodes" -eq "${#slots[@]}" ] ||
+    usage_error "--nodes $nodes but --ranks-per-node '$ranks_per_node' lists ${#slots[@]} nodes"
+  nodes=${#slots[@]}
+  [ "$nodes" -le 32 ] || usage_error "--ranks-per-node '$ranks_per_node': more than 32 nodes"
+else
+  for ((k = 0; k < nodes; k++)); do slots+=("$ranks_per_node"); done
+fi
+ranks=0
+for count in "${slots[@]}"; do
+  [[ "$count" =~ ^[0-9]+$ ]] && [ "$count" -ge 1 ] && [ "$count" -le 64 ] ||
+    usage_error "--ranks-per-node '$ranks_per_node': expected an integer from 1 to 64, or a list of them such as 4,4,2"
+  ranks=$((ranks + count))
+done
 [ "$map_by" = slot ] || [ "$map_by" = node ] || usage_error "--map-by '$map_by': expected slot or node"
 if [ -n "$rate" ]; then
   [[ "$rate" =~ ^[0-9]+(\.[0-9]+)?(bit|kbit|mbit|gbit|bps|kbps|mbps|gbps)$ ]] ||
@@ -141,9 +158,9 @@ chmod +x "$workdir/agent"
 
 hosts=""
 for ((k = 0; k < nodes; k++)); do
-  hosts+="${hosts:+,}$(address $k):$ranks_per_node"
+  hosts+="${hosts:+,}$(address $k):${slots[$k]}"
 done
-mpi_flags=(--host "$hosts" --map-by "$map_by" -n $((nodes * ranks_per_node))
+mpi_flags=(--host "$hosts" --map-by "$map_by" -n "$ranks"
   --mca plm_rsh_agent "$workdir/agent" --mca plm_rsh_no_tree_spawn 1
   --mca oob_tcp_if_include 10.213.0.0/24 --mca btl_tcp_if_include 10.213.0.0/24
   --mca btl self,vader,tcp --allow-run-as-root)

@@ -40,6 +40,7 @@ fail() {
 }
 
 # run_on NODES RANKS_PER_NODE MAP LOG [cluster.sh options ...] -- PROGRAM ARGS...
+# (RANKS_PER_NODE one count for every node, or a list for an uneven layout: "4,4,2")
 run_on() {
   local nodes=$1 rpn=$2 map=$3 log=$4
   shift 4
@@ -47,14 +48,56 @@ run_on() {
     --mpirun "$mpirun" "$@" >"$log" 2>&1
 }
 
-# Node index of rank r under a placement: slot fills node 0 first, node deals ranks round.
-expected_node() { # rank nodes rpn map
-  if [ "$4" = slot ]; then echo $(($1 / $3)); else echo $(($1 % $2)); fi
+# The node of every rank (one line) under a placement: slot fills node 0 first, node deals
+# the ranks to the nodes with room in turn (as Open MPI's mappers do).
+expected_nodes() { # nodes rpn map
+  /usr/bin/python3 - "$@" <<'EOF'
+import sys
+nodes, rpn, how = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+slots = [int(x) for x in rpn.split(",")] if "," in rpn else [int(rpn)] * nodes
+of, filled = [], [0] * len(slots)
+if how == "slot":
+    for u, n in enumerate(slots):
+        of += [u] * n
+else:
+    while len(of) < sum(slots):
+        for u, n in enumerate(slots):
+            if filled[u] < n:
+                of.append(u)
+                filled[u] += 1
+print(" ".join(map(str, of)))
+EOF
+}
+
+# The node level as hcart-machine writes it: "node:4", or "node:[4x2,2]" for a list.
+expected_node_level() { # nodes rpn
+  /usr/bin/python3 - "$@" <<'EOF'
+import sys
+nodes, rpn = int(sys.argv[1]), sys.argv[2]
+slots = [int(x) for x in rpn.split(",")] if "," in rpn else [int(rpn)] * nodes
+if len(set(slots)) == 1:
+    print(f"node:{nodes}")
+else:
+    runs, u = [], 0
+    while u < len(slots):
+        v = u
+        while v < len(slots) and slots[v] == slots[u]:
+            v += 1
+        runs.append(str(slots[u]) + (f"x{v - u}" if v - u > 1 else ""))
+        u = v
+    print("node:[" + ",".join(runs) + "]")
+EOF
+}
+
+# The ranks of a layout.
+total_ranks() { # nodes rpn
+  if [[ "$2" == *,* ]]; then echo $(($(tr , + <<<"$2"))); else echo $(($1 * $2)); fi
 }
 
 case_detect() {
-  local spec nodes rpn map log r
-  for spec in "2 1 slot" "2 3 node" "4 2 slot" "4 2 node"; do
+  local spec nodes rpn map log r ranks level node_of
+  for spec in "2 1 slot" "2 3 node" "4 2 slot" "4 2 node" "3 4,4,2 slot" "4 3,3,3,1 node" \
+    "5 2,2,2,2,1 slot"; do
     read -r nodes rpn map <<<"$spec"
     log="$scratch/detect-$nodes-$rpn-$map"
     # The library's view, against host names (tests/cluster/ClusterDetectTest.cpp).
@@ -66,11 +109,15 @@ case_detect() {
       fail "hcart-machine on $nodes nodes x $rpn ($map)"
       continue
     fi
-    grep -Eq "^hcart-machine: $((nodes * rpn)) ranks, machine node:$nodes .*\(detected\)$" "$log.machine" ||
-      { head -n 3 "$log.machine"; fail "hcart-machine did not detect node:$nodes ($nodes x $rpn, $map)"; }
-    for ((r = 0; r < nodes * rpn; r++)); do
-      grep -q "^  rank $r: node $(expected_node $r "$nodes" "$rpn" "$map")\b" "$log.machine" ||
-        fail "hcart-machine: rank $r is not on node $(expected_node $r "$nodes" "$rpn" "$map") ($nodes x $rpn, $map)"
+    ranks=$(total_ranks "$nodes" "$rpn")
+    level=$(expected_node_level "$nodes" "$rpn")
+    head -n 1 "$log.machine" | grep -Fq "hcart-machine: $ranks ranks, machine $level " &&
+      head -n 1 "$log.machine" | grep -q "(detected)$" ||
+      { head -n 3 "$log.machine"; fail "hcart-machine did not detect $level ($nodes x $rpn, $map)"; }
+    read -r -a node_of <<<"$(expected_nodes "$nodes" "$rpn" "$map")"
+    for ((r = 0; r < ranks; r++)); do
+      grep -q "^  rank $r: node ${node_of[$r]}\b" "$log.machine" ||
+        fail "hcart-machine: rank $r is not on node ${node_of[$r]} ($nodes x $rpn, $map)"
     done
   done
 }
@@ -79,7 +126,7 @@ case_halo() {
   # The halo exchanger's property test (Faces and Full, periodic and not, widths 1-3, three
   # field types; tests/framework/HaloExchangerTest.cpp) with its ranks on several hosts.
   local spec nodes rpn map
-  for spec in "2 3 slot" "4 1 node" "2 2 node"; do
+  for spec in "2 3 slot" "4 1 node" "2 2 node" "3 3,2,1 node"; do
     read -r nodes rpn map <<<"$spec"
     HCART_TEST_HALO_TRIALS=48 run_on "$nodes" "$rpn" "$map" "$scratch/halo-$nodes-$rpn-$map.log" \
       --mpirun-flag -x --mpirun-flag HCART_TEST_HALO_TRIALS -- "$halo" ||
@@ -114,6 +161,9 @@ case_apps() {
   run_and_compare 4 2 node jacobi-hierarchical "$ref" jacobi3d_00000060.h5 -- "${jacobi[@]}"
   run_and_compare 2 3 slot jacobi-mpi "$ref" jacobi3d_00000060.h5 -- "${jacobi[@]}" \
     --set decomposition.strategy=mpi
+  # Uneven layouts: nodes holding 4, 4 and 2 ranks; five nodes, the last holding one.
+  run_and_compare 3 4,4,2 slot jacobi-uneven "$ref" jacobi3d_00000060.h5 -- "${jacobi[@]}"
+  run_and_compare 5 2,2,2,2,1 node jacobi-five "$ref" jacobi3d_00000060.h5 -- "${jacobi[@]}"
   # A checkpoint written on 4 nodes, the run finished on one.
   local d="$scratch/jacobi-checkpoint"
   if run_on 4 1 slot "$d.log" -- "${jacobi[@]}" --set output.directory="$d" --set output.every=0 \
@@ -133,6 +183,7 @@ case_apps() {
   run_and_compare 2 2 node zeus-hierarchical "$ref" zeus_00000010.h5 -- "${zeus[@]}"
   run_and_compare 4 2 slot zeus-weighted "$ref" zeus_00000010.h5 -- "${zeus[@]}" \
     --set decomposition.strategy=weighted
+  run_and_compare 4 3,3,3,1 node zeus-uneven "$ref" zeus_00000010.h5 -- "${zeus[@]}"
 }
 
 # node_bytes LOG COLUMN: the "node bytes" row of hcart-machine's table, column 1 mpi,
@@ -165,16 +216,19 @@ print(next(l["bytes"] for l in levels if l["name"] == "node"))' "$1"
 # link_bytes FILE: the bytes all nodes' links sent (scripts/cluster.sh --counters).
 link_bytes() { awk 'NR > 1 {s += $3} END {print s}' "$1"; }
 
-# traffic APP DECK LABEL SHORT LONG SET...: for each strategy, two runs differing only in the
-# number of steps; what the links carried between them against hcart's node-level count.
+# traffic APP DECK LABEL NODES RPN SHORT LONG SET...: for each strategy, two runs on the
+# layout NODES x RPN (map-by slot) differing only in the number of steps; what the links
+# carried between them against hcart's node-level count. The links' bytes of each strategy
+# are kept in link_of[strategy].
+declare -A link_of
 traffic() {
-  local app=$1 deck=$2 label=$3 short=$4 long=$5
-  shift 5
+  local app=$1 deck=$2 label=$3 nodes=$4 rpn=$5 short=$6 long=$7
+  shift 7
   local strategy n d hcart link
   for strategy in mpi weighted hierarchical; do
     for n in "$short" "$long"; do
       d="$scratch/traffic-$app-$label-$strategy-$n"
-      run_on 4 2 slot "$d.log" --counters "$d.counters" -- "$bin/$app" "$source/inputs/$app/$deck" \
+      run_on "$nodes" "$rpn" slot "$d.log" --counters "$d.counters" -- "$bin/$app" "$source/inputs/$app/$deck" \
         --set decomposition.strategy="$strategy" --set output.directory="$d" \
         --set output.timers_json=report.json --set output.progress_seconds=0 "$@" \
         --set "$([ "$app" = zeus ] && echo hydro.max_steps || echo jacobi.max_iterations)=$n" ||
@@ -183,6 +237,7 @@ traffic() {
     local a="$scratch/traffic-$app-$label-$strategy-$short" b="$scratch/traffic-$app-$label-$strategy-$long"
     hcart=$(($(json_node_bytes "$b/report.json") - $(json_node_bytes "$a/report.json")))
     link=$(($(link_bytes "$b.counters") - $(link_bytes "$a.counters")))
+    link_of[$strategy]=$link
     /usr/bin/python3 - "$app $label $strategy" "$hcart" "$link" <<'EOF' || failures=$((failures + 1))
 import sys
 what, hcart, link = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
@@ -199,9 +254,18 @@ case_traffic() {
   # Faces (Jacobi3D, one iteration per pass so that every iteration exchanges; every message
   # 64 KiB or more) and Full (ZEUS: five fields per message, edges and corners too); meshes
   # on which the strategies' node bytes differ.
-  traffic jacobi3d default.toml faces 10 30 --set "mesh.size=[128,256,640]" \
+  traffic jacobi3d default.toml faces 4 2 10 30 --set "mesh.size=[128,256,640]" \
     --set jacobi.iterations_per_pass=1 --set output.every=0
-  traffic zeus sedov.toml full 3 9 --set "mesh.size=[48,112,160]" --set output.every=0
+  traffic zeus sedov.toml full 4 2 3 9 --set "mesh.size=[48,112,160]" --set output.every=0
+  # An uneven layout, nodes holding 4, 4 and 2 ranks: the node level is counted as exactly,
+  # and the default sends fewer node bytes than world order (mpi, weighted).
+  traffic jacobi3d default.toml uneven 3 4,4,2 10 30 --set "mesh.size=[96,192,480]" \
+    --set jacobi.iterations_per_pass=1 --set output.every=0
+  local s
+  for s in mpi weighted; do
+    [ "${link_of[hierarchical]}" -lt "${link_of[$s]}" ] ||
+      fail "uneven layout: hierarchical's links sent ${link_of[hierarchical]} B, not fewer than $s's ${link_of[$s]} B"
+  done
 }
 
 case "$case_name" in

@@ -164,7 +164,7 @@ Optimum brute_force(const RefProblem& p, const Machine& m, const Factors& fixed,
     ++best.world;
     consider(hcart::test::ref_cost(rm, messages, runs));
     if (m.level_count() >= 2 && nodes >= 3 && nodes <= region_nodes) {
-      RefBox root{Factors(d.size(), 0), d};
+      RefBox root{Factors(d.size(), 0), d, {}, {}};
       for (const auto& boxes : hcart::test::ref_guillotine(root, per_node)) {
         ++best.partitions;
         consider(best_of_partition(messages, rm, d, boxes));
@@ -414,7 +414,8 @@ TEST(PlanSearch, ReferenceStagedRuleEqualsEveryCombination) {
       const RefProblem p = problem_of(cases[j].mesh, cases[j].corners);
       for (const Factors& d : ref_grids(p.mesh, m.ranks(), {})) {
         const auto messages = hcart::test::ref_messages(p, d);
-        for (const auto& boxes : hcart::test::ref_guillotine(RefBox{Factors(3, 0), d}, per_node)) {
+        for (const auto& boxes :
+             hcart::test::ref_guillotine(RefBox{Factors(3, 0), d, {}, {}}, per_node)) {
           const RefCost staged = best_of_partition(messages, rm, d, boxes);
           std::vector<std::vector<std::vector<Factors>>> options;
           for (const auto& b : boxes)

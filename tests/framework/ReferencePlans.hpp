@@ -183,9 +183,12 @@ inline RefCost ref_cost(const RefProblem& p, const RefMachine& rm,
   return ref_cost(rm, ref_messages(p, dims), cart_of_world, only_node);
 }
 
-/// A box of the process grid.
+/// A box of the process grid; with run_sizes, several nodes of these sizes sharing it as
+/// consecutive runs of its row-major order over the directions `axes` (slowest first).
 struct RefBox {
   std::vector<std::int64_t> lo, extent;
+  std::vector<std::int64_t> run_sizes;
+  std::vector<int> axes;
 };
 
 /// The assignment of a plan that gives node u the box boxes[u] and cuts each box into the
@@ -308,14 +311,21 @@ inline std::vector<std::vector<RefBox>> ref_guillotine(const RefBox& box, std::i
 }
 
 /// Every guillotine partition of `box` into boxes whose volumes are the multiset `sizes`
-/// (volume -> how many), each partition once, its boxes sorted by their first corner.
+/// (volume -> how many), each partition once, its boxes sorted by their first corner; with
+/// `shared_nodes` > 1, a box of 2 to shared_nodes nodes of more than one size and at most
+/// shared_volume cells may also hold them as runs (RefBox::run_sizes), in every order of the
+/// nodes and of the directions it spans.
 inline std::vector<std::vector<RefBox>>
-ref_guillotine_sizes(const RefBox& box, const std::map<std::int64_t, std::int64_t>& sizes) {
+ref_guillotine_sizes(const RefBox& box, const std::map<std::int64_t, std::int64_t>& sizes,
+                     std::int64_t shared_nodes = 0, std::int64_t shared_volume = 0) {
   using Sizes = std::map<std::int64_t, std::int64_t>;
   std::map<std::pair<std::vector<std::int64_t>, Sizes>, std::vector<std::vector<RefBox>>> memo;
   auto key_of = [](const RefBox& b) {
     std::vector<std::int64_t> k = b.lo;
     k.insert(k.end(), b.extent.begin(), b.extent.end());
+    k.insert(k.end(), b.run_sizes.begin(), b.run_sizes.end());
+    k.push_back(-1);
+    k.insert(k.end(), b.axes.begin(), b.axes.end());
     return k;
   };
   // Every way to take a sub-multiset of `from` of total `volume`.
@@ -347,6 +357,25 @@ ref_guillotine_sizes(const RefBox& box, const std::map<std::int64_t, std::int64_
     if (pieces == 1) {
       unique[key_of(b)] = {b};
     } else {
+      if (pieces <= shared_nodes && v <= shared_volume && want.size() >= 2) {
+        std::vector<std::int64_t> order;
+        for (const auto& [size, n] : want)
+          order.insert(order.end(), static_cast<std::size_t>(n), size);
+        std::vector<int> spanned;
+        for (std::size_t i = 0; i < b.extent.size(); ++i)
+          if (b.extent[i] > 1) spanned.push_back(static_cast<int>(i));
+        do {
+          std::vector<int> axes = spanned;
+          do {
+            RefBox shared = b;
+            shared.run_sizes = order;
+            shared.axes = axes;
+            for (std::size_t i = 0; i < b.extent.size(); ++i)
+              if (b.extent[i] == 1) shared.axes.push_back(static_cast<int>(i));
+            unique[key_of(shared)] = {shared};
+          } while (std::next_permutation(axes.begin(), axes.end()));
+        } while (std::next_permutation(order.begin(), order.end()));
+      }
       for (std::size_t i = 0; i < b.extent.size(); ++i) {
         for (std::int64_t p = 1; p < b.extent[i]; ++p) {
           RefBox first = b, second = b;
@@ -404,7 +433,8 @@ inline std::vector<std::int64_t> ref_block_order(const Machine& machine) {
 }
 
 /// The assignment that gives every box of `boxes` to a node of its volume (the lowest
-/// numbered one left) and fills it with the node's ranks in block order, row-major.
+/// numbered one left) and fills it with the node's ranks in block order, row-major; a
+/// shared box to nodes of its run sizes, one run after the other.
 inline std::vector<std::int64_t> ref_run_boxes(const Machine& machine,
                                                const std::vector<std::int64_t>& dims,
                                                const std::vector<RefBox>& boxes) {
@@ -423,21 +453,30 @@ inline std::vector<std::int64_t> ref_run_boxes(const Machine& machine,
     std::int64_t volume = 1;
     for (std::int64_t e : box.extent)
       volume *= e;
-    std::int64_t u = 0;
-    while (u < nodes && (used[u] || static_cast<std::int64_t>(ranks_of[u].size()) != volume))
-      ++u;
-    if (u == nodes) return {}; // no node of this size left
-    used[u] = 1;
-    for (std::int64_t k = 0; k < volume; ++k) {
-      std::int64_t rest = k, q = 0;
-      std::vector<std::int64_t> c(D);
-      for (int i = D - 1; i >= 0; --i) {
-        c[i] = box.lo[i] + rest % box.extent[i];
-        rest /= box.extent[i];
-      }
+    std::vector<int> axes = box.axes;
+    if (axes.empty())
       for (int i = 0; i < D; ++i)
-        q = q * dims[i] + c[i];
-      cart[ranks_of[u][k]] = q;
+        axes.push_back(i);
+    const std::vector<std::int64_t> sizes =
+        box.run_sizes.empty() ? std::vector<std::int64_t>{volume} : box.run_sizes;
+    std::int64_t position = 0;
+    for (std::int64_t size : sizes) {
+      std::int64_t u = 0;
+      while (u < nodes && (used[u] || static_cast<std::int64_t>(ranks_of[u].size()) != size))
+        ++u;
+      if (u == nodes) return {}; // no node of this size left
+      used[u] = 1;
+      for (std::int64_t k = 0; k < size; ++k, ++position) {
+        std::int64_t rest = position, q = 0;
+        std::vector<std::int64_t> c(D);
+        for (int j = D - 1; j >= 0; --j) {
+          c[axes[j]] = box.lo[axes[j]] + rest % box.extent[axes[j]];
+          rest /= box.extent[axes[j]];
+        }
+        for (int i = 0; i < D; ++i)
+          q = q * dims[i] + c[i];
+        cart[ranks_of[u][k]] = q;
+      }
     }
   }
   return cart;

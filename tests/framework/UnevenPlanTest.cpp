@@ -44,9 +44,14 @@ std::map<std::int64_t, std::int64_t> node_sizes(const Machine& m) {
   return sizes;
 }
 
+// What the planner lets nodes share (framework/src/mapping/RegionSearch.cpp): boxes of up to
+// 3 nodes of more than one size and 512 ranks.
+constexpr std::int64_t kSharedNodes = 3, kSharedVolume = 512;
+
 // The optimum over every process grid of row-major runs and of every guillotine partition
-// into boxes of the nodes' sizes, each node's ranks filling its box row-major in block
-// order (on a machine of two levels, the only way to cut a box into ranks).
+// into boxes of the nodes' sizes (or boxes shared by 2 or 3 nodes as runs), each node's
+// ranks filling its box (its run) row-major in block order (on a machine of two levels,
+// the only way to cut a box into ranks).
 RefCost reference_optimum(const RefProblem& p, const Machine& m, int* partitions) {
   const hcart::test::RefMachine rm(m);
   const std::vector<std::int64_t> block = hcart::test::ref_block_order(m);
@@ -59,8 +64,8 @@ RefCost reference_optimum(const RefProblem& p, const Machine& m, int* partitions
   for (const Factors& d : ref_grids(p.mesh, m.ranks(), {})) {
     const auto messages = hcart::test::ref_messages(p, d);
     consider(hcart::test::ref_cost(rm, messages, block));
-    for (const auto& boxes :
-         hcart::test::ref_guillotine_sizes(RefBox{Factors(3, 0), d}, node_sizes(m))) {
+    for (const auto& boxes : hcart::test::ref_guillotine_sizes(
+             RefBox{Factors(3, 0), d, {}, {}}, node_sizes(m), kSharedNodes, kSharedVolume)) {
       ++*partitions;
       consider(hcart::test::ref_cost(rm, messages, hcart::test::ref_run_boxes(m, d, boxes)));
     }

@@ -155,9 +155,15 @@ std::vector<std::int64_t> Plan::coords_of(std::int64_t world_rank, const Machine
   }
   const NodeRegion& region = node_regions.at(units[0]);
   if (region.level_factors.empty() && units.size() > 1) {
-    // A node that is uneven inside: its ranks in block order as a row-major run of the box.
-    c = row_major_coords(machine.block_number(world_rank) - machine.node_first_block(units[0]),
-                         region.extent);
+    // The node's ranks in block order as a run of the box's row-major order.
+    std::int64_t position =
+        region.run_offset + machine.block_number(world_rank) - machine.node_first_block(units[0]);
+    for (std::size_t k = dims.size(); k-- > 0;) {
+      const std::size_t i =
+          region.run_axes.empty() ? k : static_cast<std::size_t>(region.run_axes[k]);
+      c[i] = position % region.extent[i];
+      position /= region.extent[i];
+    }
   } else {
     combine(1, region.level_factors);
   }
@@ -184,6 +190,7 @@ std::string Plan::describe_layout() const {
   std::vector<std::string> order;
   for (const auto& r : node_regions) {
     std::string key = impl::join_numbers(r.extent);
+    if (!r.run_axes.empty()) key += " (shared, run from " + std::to_string(r.run_offset) + ")";
     if (r.level_factors.size() > 1) {
       key += " (";
       for (std::size_t l = 0; l < r.level_factors.size(); ++l)
@@ -264,7 +271,7 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
     Plan plan =
         plan_from_dims(Strategy::Levelwise, factorize(machine.ranks(), weights, fo), machine);
     plan.weights = weights;
-    plan.chosen_by = "seed rule (levelwise): one level, the machine being uneven";
+    plan.chosen_by = "seed rule (levelwise), one level: an uneven machine";
     return plan;
   }
   if (options.strategy == Strategy::Levelwise) {

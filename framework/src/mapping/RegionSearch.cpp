@@ -46,6 +46,19 @@ struct LeafOption {
   bool ok = true;
 };
 
+// Several nodes sharing a box as consecutive runs of one of its row-major orders.
+struct SharedOption {
+  std::vector<int> order;       // the nodes' kinds, in run order
+  std::vector<int> axes;        // the row-major order's directions, slowest first
+  std::vector<LevelCost> costs; // levels 0 .. L-1 over the box's nodes
+  bool inner_counted = false;   // costs of levels 1 .. L-1 counted (inner_costs)
+  bool ok = true;
+};
+
+// The largest boxes, in nodes and in ranks, whose nodes may share them (make_shared).
+constexpr std::size_t shared_max_nodes = 3;
+constexpr std::int64_t shared_max_volume = 512;
+
 struct Box {
   std::vector<std::int64_t> lo, hi;
   std::int64_t kinds = 0; // how many nodes of each kind, as a mixed-radix code
@@ -56,7 +69,8 @@ struct Box {
   double node_cost = 0; // leaves: what the node sends to other nodes
   bool options_made = false;
   std::vector<LeafOption> options;
-  bool ok = true; // leaves: still allowed
+  bool ok = true;                   // leaves: still allowed
+  std::vector<SharedOption> shared; // several nodes as runs of the box (make_shared)
   double value = 0;
 };
 
@@ -108,6 +122,11 @@ public:
           const double b2 = m_boxes[box.cuts[k].second].value;
           v = std::min(v, busiest ? std::max(a, b2) : a + b2);
         }
+        for (auto& o : box.shared) {
+          if (!o.ok) continue;
+          if (level > 0) inner_costs(box, o);
+          v = std::min(v, busiest ? o.costs[level].busiest : o.costs[level].total);
+        }
       }
       box.value = v;
     }
@@ -139,6 +158,11 @@ public:
           const double b2 = m_boxes[box.cuts[k].second].value;
           box.cut_ok[k] =
               busiest ? (within(a, optimum) && within(b2, optimum)) : within(a + b2, box.value);
+        }
+        for (auto& o : box.shared) {
+          if (!o.ok) continue;
+          o.ok = busiest ? within(o.costs[level].busiest, optimum)
+                         : within(o.costs[level].total, box.value);
         }
       }
     }
@@ -176,6 +200,22 @@ private:
       const auto [first, second] = box.cuts[k];
       collect(first, regions, next);
       collect(second, regions, next);
+      return;
+    }
+    for (const auto& o : box.shared) {
+      if (!o.ok) continue;
+      std::int64_t offset = 0;
+      for (int kind : o.order) {
+        NodeRegion r;
+        r.origin = box.lo;
+        r.extent.resize(box.lo.size());
+        for (std::size_t i = 0; i < box.lo.size(); ++i)
+          r.extent[i] = box.hi[i] - box.lo[i];
+        r.run_axes = o.axes;
+        r.run_offset = offset;
+        offset += m_context.node_classes[kind].ranks;
+        regions[m_context.node_classes[kind].nodes[next[kind]++]] = std::move(r);
+      }
       return;
     }
   }
@@ -281,6 +321,7 @@ private:
         }
       }
       m_boxes[id].cut_ok.assign(m_boxes[id].cuts.size(), 1);
+      make_shared(m_boxes[id], volume);
     }
     m_order.push_back(id); // children before parents
     return id;
@@ -297,7 +338,7 @@ private:
     // On an uneven machine every node may also hold its ranks as a row-major run, after its
     // level grids (so that the plan is never worse than world order within a node box).
     if (kind.inner_sizes.empty()) {
-      box.options.push_back(run_option(box, kind));
+      box.options.push_back(run_option(box));
       return;
     }
     // Every chain of level factors for levels 1 .. L-1 whose product is the extent.
@@ -341,40 +382,79 @@ private:
       }
     };
     walk(1, extent);
-    if (!m_context.even) box.options.push_back(run_option(box, kind));
+    if (!m_context.even) box.options.push_back(run_option(box));
   }
 
   // A node that is uneven inside: its ranks in block order as a row-major run of its box,
   // every message inside the box counted.
-  LeafOption run_option(const Box& box, const NodeClass& kind) const {
+  LeafOption run_option(const Box& box) const {
+    LeafOption o;
+    const std::vector<LevelCost> costs = runs_cost(box, {box.kind}, {});
+    o.costs.assign(costs.begin() + 1, costs.end());
+    return o;
+  }
+
+  // The cost per level (0 .. L-1: the busiest unit, the total) of a box whose nodes, of the
+  // kinds `order`, take consecutive runs of its row-major order (directions `axes`, slowest
+  // first; empty: 0 .. D-1), each holding its ranks in block order. Counted message by
+  // message.
+  std::vector<LevelCost> runs_cost(const Box& box, const std::vector<int>& order,
+                                   std::vector<int> axes, bool inner_levels = true) const {
     const int D = m_context.dims(), L = m_context.levels();
     const LoadProblem& problem = m_context.problem;
+    if (axes.empty())
+      for (int i = 0; i < D; ++i)
+        axes.push_back(i);
     std::vector<std::int64_t> extent(D);
-    for (int i = 0; i < D; ++i)
+    std::int64_t volume = 1;
+    for (int i = 0; i < D; ++i) {
       extent[i] = box.hi[i] - box.lo[i];
-    // Units of level l (1 .. L-1) named by their index prefix from level 1 on.
-    auto unit_of = [&](std::int64_t k, int level) {
-      std::int64_t id = 0;
+      volume *= extent[i];
+    }
+    // Every position's node (its place in `order`) and its index in that node.
+    std::vector<int> owner(volume);
+    std::vector<std::int64_t> local(volume);
+    std::int64_t p = 0;
+    for (std::size_t j = 0; j < order.size(); ++j)
+      for (std::int64_t k = 0; k < m_context.node_classes[order[j]].ranks; ++k, ++p) {
+        owner[p] = static_cast<int>(j);
+        local[p] = k;
+      }
+    auto inner = [&](std::int64_t position, int level) {
+      const NodeClass& kind = m_context.node_classes[order[owner[position]]];
+      return kind.inner_units[local[position] * (L - 1) + level - 1];
+    };
+    // Units of level l >= 1 named by the node's place and their index prefix.
+    auto unit_of = [&](std::int64_t position, int level) {
+      std::int64_t id = owner[position];
       for (int l = 1; l <= level; ++l)
-        id = id * m_context.level_sizes[l] + kind.inner_units[k * (L - 1) + l - 1];
+        id = id * m_context.level_sizes[l] + inner(position, l);
       return id;
     };
-    std::vector<std::map<std::int64_t, double>> sent(L);
+    std::vector<double> node_sent(order.size(), 0.0);
+    std::vector<std::vector<double>> sent(L);
+    if (inner_levels) {
+      std::int64_t units = static_cast<std::int64_t>(order.size());
+      for (int l = 1; l < L; ++l) {
+        units *= m_context.level_sizes[l];
+        sent[l].assign(units, 0.0);
+      }
+    }
     std::vector<std::int64_t> c(D), nb(D);
-    for (std::int64_t k = 0; k < kind.ranks; ++k) {
-      std::int64_t rest = k;
-      for (int i = D; i-- > 0;) {
-        c[i] = box.lo[i] + rest % extent[i];
-        rest /= extent[i];
+    for (std::int64_t q = 0; q < volume; ++q) {
+      std::int64_t rest = q;
+      for (int k = D; k-- > 0;) {
+        c[axes[k]] = box.lo[axes[k]] + rest % extent[axes[k]];
+        rest /= extent[axes[k]];
       }
       for (const auto& t : problem.terms) {
         double cost = t.weight;
-        bool inside = true;
-        for (int i = 0; i < D && inside; ++i) {
+        bool exists = true, inside = true;
+        for (int i = 0; i < D && exists; ++i) {
           if (t.crossed & (1u << i)) {
             std::int64_t x = c[i] + ((t.plus >> i) & 1u ? 1 : -1);
             if (x < 0 || x >= m_dims[i]) {
-              if (!problem.periodic[i]) inside = false;
+              exists = problem.periodic[i];
               x = (x + m_dims[i]) % m_dims[i];
             }
             nb[i] = x;
@@ -384,27 +464,79 @@ private:
             cost *= static_cast<double>(block_extent(problem.cells[i], m_dims[i], c[i]));
           }
         }
-        if (!inside) continue; // to another node, or no neighbour
+        if (!exists) continue;
+        if (!inside) {
+          node_sent[owner[q]] += cost;
+          continue;
+        }
         std::int64_t to = 0;
-        for (int i = 0; i < D; ++i)
-          to = to * extent[i] + (nb[i] - box.lo[i]);
+        for (int k = 0; k < D; ++k)
+          to = to * extent[axes[k]] + (nb[axes[k]] - box.lo[axes[k]]);
+        if (to == q) continue; // itself (a periodic direction of one rank)
+        if (owner[to] != owner[q]) {
+          node_sent[owner[q]] += cost;
+          continue;
+        }
+        if (!inner_levels) continue;
         int level = 1;
-        while (level < L && kind.inner_units[k * (L - 1) + level - 1] ==
-                                kind.inner_units[to * (L - 1) + level - 1])
+        while (level < L && inner(q, level) == inner(to, level))
           ++level;
-        if (level < L) sent[level][unit_of(k, level)] += cost;
+        if (level < L) sent[level][unit_of(q, level)] += cost;
       }
     }
-    LeafOption o;
-    for (int l = 1; l < L; ++l) {
+    std::vector<LevelCost> costs;
+    for (int l = 0; l < L; ++l) {
       LevelCost level{m_context.level_names[l], 0, 0};
-      for (const auto& [unit, v] : sent[l]) {
+      if (l == 0) {
+        for (double v : node_sent) {
+          level.busiest = std::max(level.busiest, v);
+          level.total += v;
+        }
+      }
+      for (double v : sent[l]) {
         level.busiest = std::max(level.busiest, v);
         level.total += v;
       }
-      o.costs.push_back(level);
+      costs.push_back(level);
     }
-    return o;
+    return costs;
+  }
+
+  void inner_costs(const Box& box, SharedOption& o) const {
+    if (o.inner_counted) return;
+    o.costs = runs_cost(box, o.order, o.axes);
+    o.inner_counted = true;
+  }
+
+  // A box of 2 or 3 nodes of more than one kind (an uneven machine) may also hold them as
+  // consecutive runs of one of its row-major orders (shapes no guillotine cut makes: an L, a
+  // staircase): every order of the nodes, every order of the directions. (Nodes of one kind
+  // gain little from it on the measured cases, and it costs the most time.)
+  void make_shared(Box& box, std::int64_t volume) {
+    if (m_context.even || volume > shared_max_volume) return;
+    std::vector<int> kinds;
+    for (std::size_t k = 0; k < m_radix.size(); ++k)
+      for (std::int64_t n = 0; n < count_of(box.kinds, k); ++n)
+        kinds.push_back(static_cast<int>(k));
+    if (kinds.size() < 2 || kinds.size() > shared_max_nodes) return;
+    if (std::all_of(kinds.begin(), kinds.end(), [&](int k) { return k == kinds[0]; })) return;
+    std::vector<int> cut; // directions the box spans more than one coordinate of
+    for (int i = 0; i < m_context.dims(); ++i)
+      if (box.hi[i] - box.lo[i] > 1) cut.push_back(i);
+    std::sort(kinds.begin(), kinds.end());
+    do {
+      std::vector<int> axes = cut;
+      do {
+        std::vector<int> full = axes;
+        for (int i = 0; i < m_context.dims(); ++i)
+          if (box.hi[i] - box.lo[i] == 1) full.push_back(i);
+        SharedOption o;
+        o.order = kinds;
+        o.axes = full;
+        o.costs = runs_cost(box, kinds, full, false); // the finer levels when needed
+        box.shared.push_back(std::move(o));
+      } while (std::next_permutation(axes.begin(), axes.end()));
+    } while (std::next_permutation(kinds.begin(), kinds.end()));
   }
 
   const SearchContext& m_context;

@@ -87,8 +87,13 @@ struct NodeRegion {
   std::vector<std::int64_t> extent; ///< process coordinates per direction
   /// The factors of the finer levels (1 .. L-1) inside the box; their product is extent.
   /// Empty on a machine of several levels: the node's ranks in block order
-  /// (Machine::block_number) fill the box in row-major order (a node uneven inside).
+  /// (Machine::block_number) take positions run_offset, run_offset + 1, ... of the box's
+  /// row-major order (a node uneven inside, or nodes sharing a box).
   std::vector<std::vector<std::int64_t>> level_factors;
+  /// The row-major order's directions, slowest first (empty: 0, 1, ..., the last fastest).
+  std::vector<int> run_axes;
+  /// The node's first position in that order: several nodes may share one box as runs.
+  std::int64_t run_offset = 0;
 };
 
 struct Plan {
