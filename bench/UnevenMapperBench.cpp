@@ -13,6 +13,8 @@
 //   hcart         the default (hierarchical) plan.
 // Every count is the traffic model's (hcart::traffic_model) for the placement each produced.
 //
+// Then the planner's time on larger uneven machines.
+//
 //   hcart-bench-uneven [--quick]
 #include <hcart/core/Error.hpp>
 #include <hcart/mapping/Factorize.hpp>
@@ -198,5 +200,30 @@ int main(int argc, char** argv) {
             << (ratios.empty() ? 0 : ratios.back()) << "; within 5% of SCOTCH or better in "
             << within << " of " << ratios.size() << "; hcart/world order (weighted dims) median "
             << median(vs_world) << "; worse than world order in " << worse_than_world << " cases\n";
+  // The planner's time on larger uneven machines (every rank computes the plan at start-up).
+  std::cout << "\nplan time on larger uneven machines (mesh 1024x1024x1024, faces; min and "
+               "median of 5):\n";
+  const std::vector<std::string> large =
+      quick ? std::vector<std::string>{"node:[128x2,64] core:128"}
+            : std::vector<std::string>{"node:[128x2,64] core:128", "node:[64x9,32] core:64",
+                                       "node:[128x15,100] socket:2 core:64",
+                                       "node:[48x63,24] socket:2 core:24",
+                                       "node:[128x500,64] core:128"};
+  for (const auto& text : large) {
+    const hcart::Machine m = hcart::Machine::parse(text);
+    const hcart::Mesh mesh{{1024, 1024, 1024}, {1, 1, 1}, {false, false, false}, {}};
+    std::vector<double> times;
+    hcart::Plan plan;
+    for (int k = 0; k < 5; ++k) {
+      const auto start = std::chrono::steady_clock::now();
+      plan = hcart::make_plan(mesh, m, {});
+      times.push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+              .count());
+    }
+    std::sort(times.begin(), times.end());
+    std::printf("  %-36s %7lld ranks: %9.1f ms min, %9.1f ms median; %s\n", text.c_str(),
+                static_cast<long long>(m.ranks()), times.front(), times[2], plan.searched.c_str());
+  }
   return worse_than_world == 0 ? 0 : 1;
 }

@@ -351,15 +351,16 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
   }
   impl::SearchStats stats;
   const impl::Candidate best = search(context, machine, world_grids, stats);
-  const std::string searched =
-      "level grids (" + std::to_string(stats.grid_pairs) + " node grid and box pairs counted)" +
-      (stats.region_grids > 0 || !stats.regions_complete
-           ? "; node regions on " + std::to_string(stats.region_grids) + " grids (" +
-                 std::to_string(stats.region_boxes) + " boxes" +
-                 (stats.regions_complete ? ")" : ", stopped at the box budget)")
-           : std::string()) +
-      (stats.run_grids > 0 ? "; row-major runs on " + std::to_string(stats.run_grids) + " grids"
-                           : std::string());
+  std::string searched = context.even ? "level grids (" + std::to_string(stats.grid_pairs) +
+                                            " node grid and box pairs counted)"
+                                      : "an uneven machine: no level grids";
+  if (stats.region_grids > 0 || !stats.regions_complete) {
+    searched += "; node regions on " + std::to_string(stats.region_grids) + " grids (" +
+                std::to_string(stats.region_boxes) + " boxes" +
+                (stats.regions_complete ? ")" : ", stopped at the box budget)");
+  }
+  if (stats.run_grids > 0)
+    searched += "; row-major runs on " + std::to_string(stats.run_grids) + " grids";
   if (!options.timings) {
     Plan plan = plan_of(best, options, weights);
     plan.searched = searched;
