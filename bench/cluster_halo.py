@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Halo time across nodes: the strategies side by side on an emulated cluster with shaped links.
 
-    bench/cluster_halo.py [--build DIR] [--layout NODESxRANKS ...] [--ratio G0,G1,G2 ...]
+    bench/cluster_halo.py [--build DIR] [--layout NODESxRANKS|R0,R1,... ...] [--ratio G0,G1,G2 ...]
                           [--periodic P0,P1,P2] [--base B] [--sizes S] [--rate RATE] [--burst SIZE]
                           [--rounds K] [--repetitions N] [--calibrate] [--repeat R]
                           [--json FILE]
 
-For every layout (nodes x ranks per node) and mesh ratio, brings up the cluster with
+For every layout (nodes x ranks per node, or every node's ranks) and mesh ratio, brings up the cluster with
 scripts/cluster.sh (every link shaped to RATE, both directions) and runs
 DIR/bin/hcart-strategy-bench on it: for meshes RATIO * BASE * 2^k (k < S) it times a halo
 exchange under the mpi, weighted, levelwise and hierarchical strategies in turn (K rounds of N
@@ -39,10 +39,19 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def parse_layout(text):
+    """(nodes, ranks per node as scripts/cluster.sh takes it): "4x2", or "4,4,2" (uneven)."""
     m = re.fullmatch(r"(\d+)x(\d+)", text)
-    if not m or int(m.group(1)) < 2 or int(m.group(2)) < 1:
-        sys.exit(f"cluster_halo.py: --layout '{text}': expected NODESxRANKS with at least 2 nodes, e.g. 4x2")
-    return int(m.group(1)), int(m.group(2))
+    if m and int(m.group(1)) >= 2 and int(m.group(2)) >= 1:
+        return int(m.group(1)), m.group(2)
+    counts = text.split(",")
+    if len(counts) >= 2 and all(c.isdigit() and 1 <= int(c) <= 64 for c in counts):
+        return len(counts), text
+    sys.exit(f"cluster_halo.py: --layout '{text}': expected NODESxRANKS with at least 2 nodes "
+             "(4x2), or the ranks of every node (4,4,2)")
+
+
+def label(nodes, ranks):
+    return ranks if "," in ranks else f"{nodes}x{ranks}"
 
 
 def parse_ratio(text):
@@ -80,7 +89,7 @@ def on_cluster(args, nodes, ranks, counters, program):
 
 def calibrate(args, nodes, ranks, tmp):
     """The layout's machine file, measured on its shaped cluster by hcart-machine --measure."""
-    path = os.path.join(tmp, f"machine-{nodes}x{ranks}.json")
+    path = os.path.join(tmp, f"machine-{label(nodes, ranks)}.json")
     on_cluster(args, nodes, ranks, os.path.join(tmp, "calibration-counters"),
                [os.path.join(args.build, "bin", "hcart-machine"), "--measure", path,
                 "--repetitions", str(args.calibration_repetitions)])
@@ -107,21 +116,36 @@ def run_layout(args, nodes, ranks, ratio, machine_file):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
-    parser.add_argument("--layout", action="append", default=None)
-    parser.add_argument("--ratio", action="append", default=None)
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"),
+                        help="the build folder whose bin/ holds the programs (default build)")
+    parser.add_argument("--layout", action="append", default=None,
+                        help="NODESxRANKS, e.g. 4x2, or the ranks of every node for an uneven "
+                             "layout, e.g. 4,4,2; repeatable (default 4x2)")
+    parser.add_argument("--ratio", action="append", default=None,
+                        help="mesh ratio G0,G1,G2: the meshes are RATIO * BASE * 2^k; "
+                             "repeatable (default 1,2,4)")
     parser.add_argument("--periodic", default="0,0,0",
                         help="periodic directions of every mesh, e.g. 1,1,1 (default 0,0,0)")
-    parser.add_argument("--base", type=int, default=64)
-    parser.add_argument("--sizes", type=int, default=2)
-    parser.add_argument("--rate", default="100mbit")
-    parser.add_argument("--burst", default="64kb")
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--repetitions", type=int, default=5)
-    parser.add_argument("--calibrate", action="store_true")
-    parser.add_argument("--calibration-repetitions", type=int, default=9)
-    parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--json", default=None)
+    parser.add_argument("--base", type=int, default=64,
+                        help="the first mesh is RATIO * BASE (default 64)")
+    parser.add_argument("--sizes", type=int, default=2,
+                        help="meshes per ratio, each twice the last per direction (default 2)")
+    parser.add_argument("--rate", default="100mbit",
+                        help="every link's rate, both directions, as tc writes it (default 100mbit)")
+    parser.add_argument("--burst", default="64kb",
+                        help="the token bucket's size (default 64kb)")
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="rounds per mesh, the strategies in turn in each; min and median over them (default 5)")
+    parser.add_argument("--repetitions", type=int, default=5,
+                        help="timed exchanges per round, their median counts (default 5)")
+    parser.add_argument("--calibrate", action="store_true",
+                        help="measure each layout's cluster first (hcart-machine --measure) and show the model's prediction and error")
+    parser.add_argument("--calibration-repetitions", type=int, default=9,
+                        help="repetitions of each calibration measurement (default 9)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="run everything this many times and end with the medians over the repeats (default 1)")
+    parser.add_argument("--json", default=None,
+                        help="also write every result to this JSON file")
     args = parser.parse_args()
     layouts = [parse_layout(t) for t in (args.layout or ["4x2"])]
     ratios = [parse_ratio(t) for t in (args.ratio or ["1,2,4"])]
@@ -172,7 +196,7 @@ def run_once(args, layouts, ratios, bits, repeat, tmp, report, rows):
                 {"repeat": repeat, "nodes": nodes, "ranks_per_node": ranks,
                  "machine_file": machine_file})
             node = next(l for l in machine_file["levels"] if l["name"] == "node")
-            print(f"{nodes}x{ranks:<4} calibrated: node latency "
+            print(f"{label(nodes, ranks):<6} calibrated: node latency "
                   f"{1e6 * node['latency_seconds']:.0f} us, bandwidth "
                   f"{node['bandwidth_bytes_per_second'] / 1e6:.1f} MB/s at the largest volume")
         for ratio in ratios:
@@ -182,7 +206,7 @@ def run_once(args, layouts, ratios, bits, repeat, tmp, report, rows):
             for entry in result["results"]:
                 mesh = "x".join(str(g) for g in entry["mesh"])
                 if "skipped" in entry:
-                    print(f"{nodes}x{ranks:<4} {mesh:>14} skipped: {entry['skipped']}")
+                    print(f"{label(nodes, ranks):<6} {mesh:>14} skipped: {entry['skipped']}")
                     continue
                 mpi = entry["methods"][0]["seconds"]
                 for m in entry["methods"]:
@@ -190,7 +214,7 @@ def run_once(args, layouts, ratios, bits, repeat, tmp, report, rows):
                     alone = node["max_unit_bytes"] * 8 / bits
                     saving = ("same as " + m["same_as"]) if "same_as" in m else \
                         f"{100 * (1 - m['seconds'] / mpi):.1f}%"
-                    line = (f"{nodes}x{ranks:<4} {mesh:>14} {m['method']:>12} "
+                    line = (f"{label(nodes, ranks):<6} {mesh:>14} {m['method']:>12} "
                             f"{'x'.join(map(str, m['dims'])):>7} {human(node['bytes']):>11} "
                             f"{human(node['max_unit_bytes']):>12} {1e3 * alone:8.1f} ms "
                             f"{1e3 * m['seconds_min']:7.1f} ms {1e3 * m['seconds']:7.1f} ms {saving:>8}")
@@ -198,7 +222,7 @@ def run_once(args, layouts, ratios, bits, repeat, tmp, report, rows):
                         error = m["predicted_seconds"] / m["seconds"] - 1
                         errors.append(error)
                         line += f" {1e3 * m['predicted_seconds']:7.1f} ms {100 * error:+6.1f}%"
-                        row = rows.setdefault((f"{nodes}x{ranks}", mesh, m["method"]), {
+                        row = rows.setdefault((label(nodes, ranks), mesh, m["method"]), {
                             "dims": m["dims"], "busiest": node["max_unit_bytes"],
                             "same_as": m.get("same_as"), "measured": [], "predicted": []})
                         row["measured"].append(m["seconds"])
@@ -210,7 +234,7 @@ def run_once(args, layouts, ratios, bits, repeat, tmp, report, rows):
                         ranking(distinct, "predicted_seconds")
                     entry["ranked_as_measured"] = measured == predicted
                     if measured != predicted:
-                        misranked.append(f"{nodes}x{ranks} {mesh}")
+                        misranked.append(f"{label(nodes, ranks)} {mesh}")
                         print(f"{nodes}x{ranks:<4} {mesh:>14} ranked differently: measured "
                               f"{' < '.join(measured)}, predicted {' < '.join(predicted)}")
             busiest = max(link["tx_bytes"] for link in result["links"])

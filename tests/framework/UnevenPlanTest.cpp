@@ -267,3 +267,20 @@ TEST(UnevenPlan, TheIssuesExample) {
       << plan.describe_layout();
   EXPECT_EQ(static_cast<double>(t.levels[0].max_unit_bytes), plan.cost.levels[0].busiest);
 }
+
+// More kinds of node than the region search takes (every node a size of its own): row-major
+// runs only, never worse than world order, and the plan says what was left out.
+TEST(UnevenPlan, ManyKindsOfNodeFallBackToRuns) {
+  const Machine m = Machine::parse("node:[5,4,3,2,1,6] core:6");
+  const Mesh mesh{{60, 84, 120}, {1, 1, 1}, {false, true, false}, {}};
+  const Plan plan = hcart::make_plan(mesh, m, {});
+  EXPECT_EQ(plan.layout, hcart::PlanLayout::RowMajorRuns) << plan.describe_layout();
+  EXPECT_NE(plan.searched.find("node regions not searched (6 kinds of node, more than 4)"),
+            std::string::npos)
+      << plan.searched;
+  PlanOptions weighted;
+  weighted.strategy = Strategy::Weighted;
+  const auto world = hcart::traffic_model(hcart::make_plan(mesh, m, weighted), m, mesh);
+  EXPECT_LE(plan.cost.levels[0].busiest, static_cast<double>(world.levels[0].max_unit_bytes));
+  EXPECT_EQ(hcart::compare(hcart::plan_cost(hcart::traffic_model(plan, m, mesh)), plan.cost), 0);
+}

@@ -359,6 +359,10 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
                 std::to_string(stats.region_boxes) + " boxes" +
                 (stats.regions_complete ? ")" : ", stopped at the box budget)");
   }
+  if (context.node_classes.size() > impl::region_search_max_kinds) {
+    searched += "; node regions not searched (" + std::to_string(context.node_classes.size()) +
+                " kinds of node, more than " + std::to_string(impl::region_search_max_kinds) + ")";
+  }
   if (stats.run_grids > 0)
     searched += "; row-major runs on " + std::to_string(stats.run_grids) + " grids";
   if (!options.timings) {

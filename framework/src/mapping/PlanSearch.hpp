@@ -8,6 +8,7 @@
 #include <hcart/mapping/Machine.hpp>
 #include <hcart/mapping/Plan.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -76,6 +77,10 @@ int compare_candidates(const Candidate& a, const Candidate& b);
 /// The most boxes the node-region search may visit over all process grids of one plan.
 inline constexpr std::int64_t region_search_max_boxes = 20000;
 
+/// Node regions are searched on uneven machines of at most this many kinds of node (a box
+/// carries how many of each kind it holds, and a cut tries every way to share them).
+inline constexpr std::size_t region_search_max_kinds = 4;
+
 /// How far the searches went, for the plan's report and the tests.
 struct SearchStats {
   std::int64_t grid_pairs = 0;   ///< (node grid, node box) pairs whose node cost was counted
@@ -103,7 +108,7 @@ PlanCost level_grid_cost(const SearchContext& context,
 /// inside by its ranks as a row-major run) over every admitted process grid (only
 /// `only_dims` when given) when it beats `incumbent`; empty otherwise, or when the machine
 /// has more than context.region_search_nodes nodes, fewer than 3 (an even machine: level
-/// grids cover those), or one level.
+/// grids cover those), more than region_search_max_kinds kinds of node, or one level.
 std::optional<Candidate> search_node_regions(const SearchContext& context,
                                              const std::vector<std::int64_t>* only_dims,
                                              const Candidate* incumbent, SearchStats& stats);

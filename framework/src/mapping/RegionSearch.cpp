@@ -636,7 +636,8 @@ std::optional<Candidate> search_node_regions(const SearchContext& context,
                                              const Candidate* incumbent, SearchStats& stats) {
   const int L = context.levels();
   const std::int64_t nodes = context.level_sizes[0];
-  if (L < 2 || nodes > context.region_search_nodes || (context.even && nodes < 3))
+  if (L < 2 || nodes > context.region_search_nodes || (context.even && nodes < 3) ||
+      context.node_classes.size() > region_search_max_kinds)
     return std::nullopt;
   std::vector<std::vector<std::int64_t>> grids;
   if (only_dims != nullptr) {
