@@ -263,8 +263,12 @@ nlohmann::json to_json(const PlanRequest& request, const std::vector<PlanOutcome
     if (o.plan->layout == PlanLayout::NodeRegions) {
       json regions = json::array();
       for (const auto& r : o.plan->node_regions) {
-        regions.push_back(
-            {{"origin", r.origin}, {"extent", r.extent}, {"level_factors", r.level_factors}});
+        json region{{"origin", r.origin}, {"extent", r.extent}, {"level_factors", r.level_factors}};
+        if (r.level_factors.empty()) { // the node's ranks as a run of the box
+          region["run_offset"] = r.run_offset;
+          if (!r.run_axes.empty()) region["run_axes"] = r.run_axes;
+        }
+        regions.push_back(region);
       }
       p["node_regions"] = regions;
     }

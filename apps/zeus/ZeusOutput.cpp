@@ -10,10 +10,6 @@
 
 namespace hcart::zeus {
 
-namespace {
-const char* field_names[5] = {"density", "energy", "velocity_x", "velocity_y", "velocity_z"};
-} // namespace
-
 std::vector<std::pair<std::string, Field<double>>> Hydro::named_fields() const {
   return {{field_names[0], m_d},
           {field_names[1], m_e},

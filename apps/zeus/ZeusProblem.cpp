@@ -13,10 +13,6 @@
 
 namespace hcart::zeus {
 
-namespace {
-const char* field_names[5] = {"density", "energy", "velocity_x", "velocity_y", "velocity_z"};
-} // namespace
-
 void Hydro::initialise() {
   InitialState init{};
   for (int a = 0; a < 3; ++a) {

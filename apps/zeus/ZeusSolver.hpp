@@ -28,6 +28,10 @@
 
 namespace hcart::zeus {
 
+/// The names of the hydro fields in field files and checkpoints, in the solver's order.
+inline constexpr const char* field_names[5] = {"density", "energy", "velocity_x", "velocity_y",
+                                               "velocity_z"};
+
 struct Progress {
   long step = 0;
   double time = 0, dt = 0, seconds = 0;

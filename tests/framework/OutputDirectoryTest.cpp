@@ -19,7 +19,7 @@ using hcart::test::world_rank;
 using hcart::test::world_size;
 
 namespace {
-std::string scratch(const std::string& name) {
+std::string scratch_folder(const std::string& name) {
   return (std::filesystem::temp_directory_path() /
           ("hcart-output-" + name + "-" + std::to_string(world_size())))
       .string();
@@ -39,7 +39,7 @@ std::string error_of(Call call) {
 } // namespace
 
 TEST(OutputDirectory, MadeOrRefusedOnEveryRank) {
-  const std::string root = scratch("made");
+  const std::string root = scratch_folder("made");
   if (world_rank() == 0) std::filesystem::remove_all(root);
   MPI_Barrier(MPI_COMM_WORLD);
   const std::string nested = root + "/a/b";
@@ -70,7 +70,7 @@ TEST(OutputDirectory, MadeOrRefusedOnEveryRank) {
 }
 
 TEST(OutputDirectory, WriteFieldsNamesThePathItCannotUse) {
-  const std::string root = scratch("fields");
+  const std::string root = scratch_folder("fields");
   if (world_rank() == 0) {
     std::filesystem::remove_all(root);
     std::filesystem::create_directories(root + "/taken");
