@@ -59,6 +59,18 @@ struct SearchContext {
   bool admits(const std::vector<std::int64_t>& d) const;
 };
 
+/// \brief The cost per level (0 .. L-1: the busiest unit, the total) of the box [lo, hi) of
+/// process grid `dims` whose nodes, of the kinds `order` (indices into
+/// context.node_classes), take consecutive runs of its row-major order over the directions
+/// `axes` (slowest first; empty: 0 .. D-1), each holding its ranks in block order. Level 0
+/// counts what every node sends to other nodes; the finer levels only with `inner_levels`.
+/// Counted message by message (NodeKinds.cpp).
+std::vector<LevelCost> runs_cost(const SearchContext& context,
+                                 const std::vector<std::int64_t>& dims,
+                                 const std::vector<std::int64_t>& lo,
+                                 const std::vector<std::int64_t>& hi, const std::vector<int>& order,
+                                 std::vector<int> axes, bool inner_levels = true);
+
 /// A plan as the searches produce it: a layout and its cost.
 struct Candidate {
   PlanLayout layout = PlanLayout::LevelGrid;

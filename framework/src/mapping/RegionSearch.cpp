@@ -389,122 +389,15 @@ private:
   // every message inside the box counted.
   LeafOption run_option(const Box& box) const {
     LeafOption o;
-    const std::vector<LevelCost> costs = runs_cost(box, {box.kind}, {});
+    const std::vector<LevelCost> costs =
+        runs_cost(m_context, m_dims, box.lo, box.hi, {box.kind}, {});
     o.costs.assign(costs.begin() + 1, costs.end());
     return o;
   }
 
-  // The cost per level (0 .. L-1: the busiest unit, the total) of a box whose nodes, of the
-  // kinds `order`, take consecutive runs of its row-major order (directions `axes`, slowest
-  // first; empty: 0 .. D-1), each holding its ranks in block order. Counted message by
-  // message.
-  std::vector<LevelCost> runs_cost(const Box& box, const std::vector<int>& order,
-                                   std::vector<int> axes, bool inner_levels = true) const {
-    const int D = m_context.dims(), L = m_context.levels();
-    const LoadProblem& problem = m_context.problem;
-    if (axes.empty())
-      for (int i = 0; i < D; ++i)
-        axes.push_back(i);
-    std::vector<std::int64_t> extent(D);
-    std::int64_t volume = 1;
-    for (int i = 0; i < D; ++i) {
-      extent[i] = box.hi[i] - box.lo[i];
-      volume *= extent[i];
-    }
-    // Every position's node (its place in `order`) and its index in that node.
-    std::vector<int> owner(volume);
-    std::vector<std::int64_t> local(volume);
-    std::int64_t p = 0;
-    for (std::size_t j = 0; j < order.size(); ++j)
-      for (std::int64_t k = 0; k < m_context.node_classes[order[j]].ranks; ++k, ++p) {
-        owner[p] = static_cast<int>(j);
-        local[p] = k;
-      }
-    auto inner = [&](std::int64_t position, int level) {
-      const NodeClass& kind = m_context.node_classes[order[owner[position]]];
-      return kind.inner_units[local[position] * (L - 1) + level - 1];
-    };
-    // Units of level l >= 1 named by the node's place and their index prefix.
-    auto unit_of = [&](std::int64_t position, int level) {
-      std::int64_t id = owner[position];
-      for (int l = 1; l <= level; ++l)
-        id = id * m_context.level_sizes[l] + inner(position, l);
-      return id;
-    };
-    std::vector<double> node_sent(order.size(), 0.0);
-    std::vector<std::vector<double>> sent(L);
-    if (inner_levels) {
-      std::int64_t units = static_cast<std::int64_t>(order.size());
-      for (int l = 1; l < L; ++l) {
-        units *= m_context.level_sizes[l];
-        sent[l].assign(units, 0.0);
-      }
-    }
-    std::vector<std::int64_t> c(D), nb(D);
-    for (std::int64_t q = 0; q < volume; ++q) {
-      std::int64_t rest = q;
-      for (int k = D; k-- > 0;) {
-        c[axes[k]] = box.lo[axes[k]] + rest % extent[axes[k]];
-        rest /= extent[axes[k]];
-      }
-      for (const auto& t : problem.terms) {
-        double cost = t.weight;
-        bool exists = true, inside = true;
-        for (int i = 0; i < D && exists; ++i) {
-          if (t.crossed & (1u << i)) {
-            std::int64_t x = c[i] + ((t.plus >> i) & 1u ? 1 : -1);
-            if (x < 0 || x >= m_dims[i]) {
-              exists = problem.periodic[i];
-              x = (x + m_dims[i]) % m_dims[i];
-            }
-            nb[i] = x;
-            inside = inside && x >= box.lo[i] && x < box.hi[i];
-          } else {
-            nb[i] = c[i];
-            cost *= static_cast<double>(block_extent(problem.cells[i], m_dims[i], c[i]));
-          }
-        }
-        if (!exists) continue;
-        if (!inside) {
-          node_sent[owner[q]] += cost;
-          continue;
-        }
-        std::int64_t to = 0;
-        for (int k = 0; k < D; ++k)
-          to = to * extent[axes[k]] + (nb[axes[k]] - box.lo[axes[k]]);
-        if (to == q) continue; // itself (a periodic direction of one rank)
-        if (owner[to] != owner[q]) {
-          node_sent[owner[q]] += cost;
-          continue;
-        }
-        if (!inner_levels) continue;
-        int level = 1;
-        while (level < L && inner(q, level) == inner(to, level))
-          ++level;
-        if (level < L) sent[level][unit_of(q, level)] += cost;
-      }
-    }
-    std::vector<LevelCost> costs;
-    for (int l = 0; l < L; ++l) {
-      LevelCost level{m_context.level_names[l], 0, 0};
-      if (l == 0) {
-        for (double v : node_sent) {
-          level.busiest = std::max(level.busiest, v);
-          level.total += v;
-        }
-      }
-      for (double v : sent[l]) {
-        level.busiest = std::max(level.busiest, v);
-        level.total += v;
-      }
-      costs.push_back(level);
-    }
-    return costs;
-  }
-
   void inner_costs(const Box& box, SharedOption& o) const {
     if (o.inner_counted) return;
-    o.costs = runs_cost(box, o.order, o.axes);
+    o.costs = runs_cost(m_context, m_dims, box.lo, box.hi, o.order, o.axes);
     o.inner_counted = true;
   }
 
@@ -533,7 +426,8 @@ private:
         SharedOption o;
         o.order = kinds;
         o.axes = full;
-        o.costs = runs_cost(box, kinds, full, false); // the finer levels when needed
+        o.costs = runs_cost(m_context, m_dims, box.lo, box.hi, kinds, full,
+                            false); // the finer levels when needed
         box.shared.push_back(std::move(o));
       } while (std::next_permutation(axes.begin(), axes.end()));
     } while (std::next_permutation(kinds.begin(), kinds.end()));
@@ -585,51 +479,6 @@ double cheapest_node_box(const SearchContext& context, const std::vector<std::in
 }
 
 } // namespace
-
-std::vector<NodeClass> node_classes(const Machine& machine) {
-  const std::int64_t nodes = machine.levels()[0].size;
-  const int L = machine.level_count();
-  if (machine.even()) {
-    NodeClass kind;
-    kind.ranks = machine.ranks() / nodes;
-    kind.nodes.resize(nodes);
-    for (std::int64_t u = 0; u < nodes; ++u)
-      kind.nodes[u] = u;
-    for (int l = 1; l < L; ++l)
-      kind.inner_sizes.push_back(machine.levels()[l].size);
-    return {kind};
-  }
-  // Every node's inner indices in block order: the signature of its kind.
-  std::vector<std::vector<std::int64_t>> inner(nodes);
-  std::vector<std::int64_t> by_block(machine.ranks());
-  for (std::int64_t r = 0; r < machine.ranks(); ++r)
-    by_block[machine.block_number(r)] = r;
-  for (std::int64_t b = 0; b < machine.ranks(); ++b) {
-    const auto units = machine.unit_indices(by_block[b]);
-    inner[units[0]].insert(inner[units[0]].end(), units.begin() + 1, units.end());
-  }
-  std::vector<NodeClass> classes;
-  std::map<std::vector<std::int64_t>, std::size_t> kind_of;
-  for (std::int64_t u = 0; u < nodes; ++u) {
-    const auto [it, fresh] = kind_of.emplace(inner[u], classes.size());
-    if (fresh) {
-      NodeClass kind;
-      kind.ranks = machine.ranks_on_node(u);
-      kind.inner_units = inner[u];
-      // Even inside when the sizes used multiply to the ranks (the indices are distinct).
-      std::vector<std::int64_t> sizes(L - 1, 1);
-      for (std::size_t k = 0; k < inner[u].size(); ++k)
-        sizes[k % (L - 1)] = std::max(sizes[k % (L - 1)], inner[u][k] + 1);
-      std::int64_t product = 1;
-      for (std::int64_t x : sizes)
-        product *= x;
-      if (product == kind.ranks) kind.inner_sizes = sizes;
-      classes.push_back(std::move(kind));
-    }
-    classes[it->second].nodes.push_back(u);
-  }
-  return classes;
-}
 
 std::optional<Candidate> search_node_regions(const SearchContext& context,
                                              const std::vector<std::int64_t>* only_dims,
