@@ -255,61 +255,6 @@ inline std::vector<std::vector<Factors>> ref_chains(const Machine& machine, std:
   return out;
 }
 
-/// Every guillotine partition of the box [lo, lo + extent) into boxes of `volume` process
-/// coordinates, each once, as lists of boxes sorted by their first corner.
-inline std::vector<std::vector<RefBox>> ref_guillotine(const RefBox& box, std::int64_t volume) {
-  std::map<std::vector<std::int64_t>, std::vector<std::vector<RefBox>>> memo;
-  auto key_of = [](const RefBox& b) {
-    std::vector<std::int64_t> k = b.lo;
-    k.insert(k.end(), b.extent.begin(), b.extent.end());
-    return k;
-  };
-  std::function<const std::vector<std::vector<RefBox>>&(const RefBox&)> all =
-      [&](const RefBox& b) -> const std::vector<std::vector<RefBox>>& {
-    const auto key = key_of(b);
-    const auto found = memo.find(key);
-    if (found != memo.end()) return found->second;
-    std::int64_t v = 1;
-    for (std::int64_t e : b.extent)
-      v *= e;
-    std::map<std::vector<std::int64_t>, std::vector<RefBox>> unique; // canonical -> partition
-    if (v == volume) {
-      unique[key] = {b};
-    } else {
-      for (std::size_t i = 0; i < b.extent.size(); ++i) {
-        for (std::int64_t p = 1; p < b.extent[i]; ++p) {
-          if ((v / b.extent[i] * p) % volume != 0) continue;
-          RefBox first = b, second = b;
-          first.extent[i] = p;
-          second.lo[i] += p;
-          second.extent[i] -= p;
-          const auto left = all(first); // copies: the memo may grow in between
-          const auto right = all(second);
-          for (const auto& a : left) {
-            for (const auto& c : right) {
-              std::vector<RefBox> joined = a;
-              joined.insert(joined.end(), c.begin(), c.end());
-              std::sort(joined.begin(), joined.end(),
-                        [&](const RefBox& x, const RefBox& y) { return key_of(x) < key_of(y); });
-              std::vector<std::int64_t> canonical;
-              for (const auto& x : joined) {
-                const auto k = key_of(x);
-                canonical.insert(canonical.end(), k.begin(), k.end());
-              }
-              unique.emplace(std::move(canonical), std::move(joined));
-            }
-          }
-        }
-      }
-    }
-    std::vector<std::vector<RefBox>> out;
-    for (auto& [k, partition] : unique)
-      out.push_back(std::move(partition));
-    return memo.emplace(key, std::move(out)).first->second;
-  };
-  return all(box);
-}
-
 /// Every guillotine partition of `box` into boxes whose volumes are the multiset `sizes`
 /// (volume -> how many), each partition once, its boxes sorted by their first corner; with
 /// `shared_nodes` > 1, a box of 2 to shared_nodes nodes of more than one size and at most
@@ -417,6 +362,16 @@ ref_guillotine_sizes(const RefBox& box, const std::map<std::int64_t, std::int64_
     return out;
   };
   return all(box, sizes);
+}
+
+/// Every guillotine partition of the box [lo, lo + extent) into boxes of `volume` process
+/// coordinates, each once, as lists of boxes sorted by their first corner.
+inline std::vector<std::vector<RefBox>> ref_guillotine(const RefBox& box, std::int64_t volume) {
+  std::int64_t v = 1;
+  for (std::int64_t e : box.extent)
+    v *= e;
+  if (v % volume != 0) return {};
+  return ref_guillotine_sizes(box, {{volume, v / volume}});
 }
 
 /// Every rank's place in block order: the ranks sorted by their unit indices, coarse level

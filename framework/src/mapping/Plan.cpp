@@ -252,26 +252,18 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
   check_capacity(mesh, bounds, machine.ranks());
   const std::vector<double> cost_factors = objective_cost_factors(mesh, options.weights);
 
-  if (options.strategy == Strategy::Weighted) {
+  // One weighted factorization in world order: the weighted strategy, and the seed's rule on
+  // an uneven machine (it needs every unit of a level alike, and plans one level there, as
+  // the seed paper falls back to).
+  const bool one_level = options.strategy == Strategy::Levelwise && !machine.even();
+  if (options.strategy == Strategy::Weighted || one_level) {
     FactorizeOptions fo;
     fo.fixed = fixed;
     fo.bounds = bounds_for_factorize(bounds);
-    Plan plan =
-        plan_from_dims(Strategy::Weighted, factorize(machine.ranks(), weights, fo), machine);
+    Plan plan = plan_from_dims(options.strategy, factorize(machine.ranks(), weights, fo), machine);
     plan.weights = weights;
-    plan.chosen_by = "weighted factorization";
-    return plan;
-  }
-  if (options.strategy == Strategy::Levelwise && !machine.even()) {
-    // The seed's rule needs every unit of a level alike; on an uneven machine it plans one
-    // level, as the seed paper falls back to.
-    FactorizeOptions fo;
-    fo.fixed = fixed;
-    fo.bounds = bounds_for_factorize(bounds);
-    Plan plan =
-        plan_from_dims(Strategy::Levelwise, factorize(machine.ranks(), weights, fo), machine);
-    plan.weights = weights;
-    plan.chosen_by = "seed rule (levelwise), one level: an uneven machine";
+    plan.chosen_by = one_level ? "seed rule (levelwise), one level: an uneven machine"
+                               : "weighted factorization";
     return plan;
   }
   if (options.strategy == Strategy::Levelwise) {
