@@ -171,7 +171,8 @@ TEST(Hierarchy, PartlyFilledSocketsStayAnUnevenLevel) {
 }
 
 TEST(Hierarchy, BadFactsAreRejected) {
-  EXPECT_THROW(hcart::build_hierarchy({}), hcart::InputError);
+  EXPECT_THROW(hcart::build_hierarchy(std::vector<hcart::RankFacts>{}), hcart::InputError);
+  EXPECT_THROW(hcart::build_hierarchy(hcart::NodeFactsSummary{}), hcart::InputError);
   RankFacts f;
   f.node = 1; // node 0 missing
   EXPECT_THROW(hcart::build_hierarchy({f}), hcart::InputError);

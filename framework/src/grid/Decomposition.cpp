@@ -77,13 +77,18 @@ Decomposition::Decomposition(MPI_Comm comm, const GridSpec& spec,
     m_coords[i] = coords[i];
   }
 
-  m_original_rank.resize(m_size);
-  HCART_MPI_CHECK(MPI_Allgather(&comm_rank, 1, MPI_INT, m_original_rank.data(), 1, MPI_INT, cart));
   if (options.strategy == Strategy::Mpi) {
-    // MPI may have reordered: record where every rank actually went.
-    m_plan.measured_cart_rank.assign(m_size, 0);
-    for (int q = 0; q < m_size; ++q)
-      m_plan.measured_cart_rank[m_original_rank[q]] = q;
+    // MPI may have reordered (reorder = 1): where every rank went is gathered only then.
+    int kept = m_rank == comm_rank ? 1 : 0;
+    HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &kept, 1, MPI_INT, MPI_LAND, cart));
+    if (kept == 0) {
+      m_original_rank.resize(m_size);
+      HCART_MPI_CHECK(
+          MPI_Allgather(&comm_rank, 1, MPI_INT, m_original_rank.data(), 1, MPI_INT, cart));
+      m_plan.measured_cart_rank.assign(m_size, 0);
+      for (int q = 0; q < m_size; ++q)
+        m_plan.measured_cart_rank[m_original_rank[q]] = q;
+    }
   }
   const auto planned = m_plan.coords_of(comm_rank, m_machine);
   for (int i = 0; i < 3; ++i) {
@@ -147,6 +152,14 @@ Block Decomposition::block(const std::array<int, 3>& halo_width) const {
         if (n.across == Across::Boundary) n.periodic_wrap = false;
       }
   return b;
+}
+
+int Decomposition::original_rank(int cart_rank) const {
+  HCART_REQUIRE(cart_rank >= 0 && cart_rank < m_size,
+                "hcart::Decomposition::original_rank: Cartesian rank "
+                    << cart_rank << ", expected 0 to " << m_size - 1);
+  if (!m_original_rank.empty()) return m_original_rank[cart_rank];
+  return static_cast<int>(m_plan.world_rank_at(cart_rank, m_machine));
 }
 
 std::vector<std::int64_t> Decomposition::unit_indices_of(int cart_rank) const {

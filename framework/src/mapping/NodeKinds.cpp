@@ -23,27 +23,26 @@ std::vector<NodeClass> node_classes(const Machine& machine) {
       kind.inner_sizes.push_back(machine.levels()[l].size);
     return {kind};
   }
-  // Every node's inner indices in block order: the signature of its kind.
-  std::vector<std::vector<std::int64_t>> inner(nodes);
-  std::vector<std::int64_t> by_block(machine.ranks());
-  for (std::int64_t r = 0; r < machine.ranks(); ++r)
-    by_block[machine.block_number(r)] = r;
-  for (std::int64_t b = 0; b < machine.ranks(); ++b) {
-    const auto units = machine.unit_indices(by_block[b]);
-    inner[units[0]].insert(inner[units[0]].end(), units.begin() + 1, units.end());
+  // The machine's kinds of node, merged where their ranks' indices in block order agree
+  // (kinds that differ only in how the world ranks are ordered on the node).
+  std::vector<std::vector<std::int64_t>> inner(machine.kind_count());
+  for (int k = 0; k < machine.kind_count(); ++k) {
+    const std::vector<int>& units = machine.kind_units(k);
+    inner[k].assign(units.begin(), units.end());
   }
   std::vector<NodeClass> classes;
   std::map<std::vector<std::int64_t>, std::size_t> kind_of;
   for (std::int64_t u = 0; u < nodes; ++u) {
-    const auto [it, fresh] = kind_of.emplace(inner[u], classes.size());
+    const std::vector<std::int64_t>& signature = inner[machine.node_kind(u)];
+    const auto [it, fresh] = kind_of.emplace(signature, classes.size());
     if (fresh) {
       NodeClass kind;
       kind.ranks = machine.ranks_on_node(u);
-      kind.inner_units = inner[u];
+      kind.inner_units = signature;
       // Even inside when the sizes used multiply to the ranks (the indices are distinct).
       std::vector<std::int64_t> sizes(L - 1, 1);
-      for (std::size_t k = 0; k < inner[u].size(); ++k)
-        sizes[k % (L - 1)] = std::max(sizes[k % (L - 1)], inner[u][k] + 1);
+      for (std::size_t k = 0; k < signature.size(); ++k)
+        sizes[k % (L - 1)] = std::max(sizes[k % (L - 1)], signature[k] + 1);
       std::int64_t product = 1;
       for (std::int64_t x : sizes)
         product *= x;

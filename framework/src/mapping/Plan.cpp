@@ -137,9 +137,14 @@ std::vector<std::int64_t> Plan::coords_of(std::int64_t world_rank, const Machine
     return row_major_coords(measured_cart_rank.at(world_rank), dims);
   }
   if (layout == PlanLayout::WorldOrder) return row_major_coords(world_rank, dims);
-  const std::vector<std::int64_t> units = machine.unit_indices(world_rank);
-  if (layout == PlanLayout::RowMajorRuns)
-    return row_major_coords(machine.block_number(world_rank), dims);
+  return coords_of_block(machine.block_number(world_rank), machine);
+}
+
+std::vector<std::int64_t> Plan::coords_of_block(std::int64_t block, const Machine& machine) const {
+  if (!measured_cart_rank.empty() || layout == PlanLayout::WorldOrder)
+    return coords_of(machine.rank_of_block(block), machine);
+  if (layout == PlanLayout::RowMajorRuns) return row_major_coords(block, dims);
+  const std::vector<std::int64_t> units = machine.block_units(block);
   std::vector<std::int64_t> c(dims.size(), 0);
   // The mixed-radix combination of the level coordinates from level `first` on.
   auto combine = [&](std::size_t first, const std::vector<std::vector<std::int64_t>>& factors) {
@@ -156,8 +161,7 @@ std::vector<std::int64_t> Plan::coords_of(std::int64_t world_rank, const Machine
   const NodeRegion& region = node_regions.at(units[0]);
   if (region.level_factors.empty() && units.size() > 1) {
     // The node's ranks in block order as a run of the box's row-major order.
-    std::int64_t position =
-        region.run_offset + machine.block_number(world_rank) - machine.node_first_block(units[0]);
+    std::int64_t position = region.run_offset + block - machine.node_first_block(units[0]);
     for (std::size_t k = dims.size(); k-- > 0;) {
       const std::size_t i =
           region.run_axes.empty() ? k : static_cast<std::size_t>(region.run_axes[k]);
@@ -170,6 +174,71 @@ std::vector<std::int64_t> Plan::coords_of(std::int64_t world_rank, const Machine
   for (std::size_t i = 0; i < dims.size(); ++i)
     c[i] += region.origin[i];
   return c;
+}
+
+namespace {
+// Splits coordinates c (relative to the first of `factors`' grid) into one unit index per
+// level: the finest level's coordinate is c mod its factors, and so on up.
+void split_levels(std::vector<std::int64_t> c,
+                  const std::vector<std::vector<std::int64_t>>& factors, std::size_t first,
+                  std::vector<std::int64_t>& units) {
+  for (std::size_t l = factors.size(); l-- > 0;) {
+    std::vector<std::int64_t> level_coords(c.size());
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      level_coords[i] = c[i] % factors[l][i];
+      c[i] /= factors[l][i];
+    }
+    units[first + l] = row_major_rank(level_coords, factors[l]);
+  }
+}
+} // namespace
+
+std::int64_t Plan::world_rank_at(std::int64_t cart_rank, const Machine& machine) const {
+  HCART_REQUIRE(cart_rank >= 0 && cart_rank < machine.ranks(),
+                "hcart::Plan::world_rank_at: Cartesian rank " << cart_rank << ", expected 0 to "
+                                                              << machine.ranks() - 1);
+  if (!measured_cart_rank.empty()) {
+    const auto it = std::find(measured_cart_rank.begin(), measured_cart_rank.end(), cart_rank);
+    HCART_REQUIRE(it != measured_cart_rank.end(),
+                  "hcart::Plan::world_rank_at: no rank at Cartesian rank " << cart_rank);
+    return it - measured_cart_rank.begin();
+  }
+  if (layout == PlanLayout::WorldOrder) return cart_rank;
+  if (layout == PlanLayout::RowMajorRuns) return machine.rank_of_block(cart_rank);
+  const std::vector<std::int64_t> c = row_major_coords(cart_rank, dims);
+  std::vector<std::int64_t> units(machine.level_count(), 0);
+  if (layout == PlanLayout::LevelGrid) {
+    split_levels(c, level_factors, 0, units);
+    return machine.rank_of_block(machine.block_of_units(units));
+  }
+  for (std::size_t u = 0; u < node_regions.size(); ++u) {
+    const NodeRegion& region = node_regions[u];
+    std::vector<std::int64_t> local(c.size());
+    bool inside = true;
+    for (std::size_t i = 0; i < c.size() && inside; ++i) {
+      local[i] = c[i] - region.origin[i];
+      inside = local[i] >= 0 && local[i] < region.extent[i];
+    }
+    if (!inside) continue;
+    const auto node = static_cast<std::int64_t>(u);
+    if (machine.level_count() == 1) return machine.rank_of_block(machine.node_first_block(node));
+    if (region.level_factors.empty()) {
+      std::int64_t position = 0;
+      for (std::size_t k = 0; k < c.size(); ++k) {
+        const std::size_t i =
+            region.run_axes.empty() ? k : static_cast<std::size_t>(region.run_axes[k]);
+        position = position * region.extent[i] + local[i];
+      }
+      position -= region.run_offset;
+      if (position < 0 || position >= machine.ranks_on_node(node)) continue; // a box's other node
+      return machine.rank_of_block(machine.node_first_block(node) + position);
+    }
+    units[0] = node;
+    split_levels(local, region.level_factors, 1, units);
+    return machine.rank_of_block(machine.block_of_units(units));
+  }
+  throw Error("hcart::Plan::world_rank_at: no node box holds Cartesian rank " +
+              std::to_string(cart_rank));
 }
 
 std::int64_t Plan::cart_rank_of(std::int64_t world_rank, const Machine& machine) const {
@@ -297,19 +366,7 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
   context.region_search_nodes = options.region_search_nodes;
   if (machine.level_count() >= 2 && machine.levels()[0].size <= options.region_search_nodes)
     context.node_classes = impl::node_classes(machine);
-  if (!context.even) {
-    const int L = machine.level_count();
-    context.block_units.resize(machine.ranks() * L);
-    for (std::int64_t r = 0; r < machine.ranks(); ++r) {
-      const auto units = machine.unit_indices(r);
-      std::int64_t* row = context.block_units.data() + machine.block_number(r) * L;
-      std::int64_t id = 0;
-      for (int l = 0; l < L; ++l) {
-        id = id * context.level_sizes[l] + units[l];
-        row[l] = id;
-      }
-    }
-  }
+  context.block_units = impl::BlockUnits(machine);
   context.caps.resize(d);
   for (std::size_t i = 0; i < d; ++i)
     context.caps[i] = fixed[i] > 0 ? fixed[i] : std::min(bounds[i], machine.ranks());

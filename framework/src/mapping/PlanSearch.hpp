@@ -32,6 +32,23 @@ struct NodeClass {
 /// kinds in the order of their first node).
 std::vector<NodeClass> node_classes(const Machine& machine);
 
+/// Every block number's unit at every level, each named by its index prefix as a mixed-radix
+/// number (node u, then u * N^(1) + its level-1 index, ...): on an even machine from the
+/// block number alone, else from the machine's kinds of node, without a table of every rank.
+class BlockUnits {
+public:
+  BlockUnits() = default;
+  explicit BlockUnits(const Machine& machine);
+  /// \brief Writes the L unit numbers of block b to out[0 .. L-1].
+  void units(std::int64_t block, std::int64_t* out) const;
+
+private:
+  std::vector<std::int64_t> m_sizes;      ///< N^(l)
+  std::vector<std::int64_t> m_below;      ///< even: ranks under one unit of level l
+  std::vector<std::int64_t> m_node_first; ///< uneven: node u's first block, N + 1
+  std::vector<const int*> m_node_units;   ///< uneven: node u's kind's rows, L-1 per rank
+};
+
 /// What every search needs: the load formulas, the machine's levels and the limits on dims.
 struct SearchContext {
   LoadProblem problem;
@@ -43,9 +60,8 @@ struct SearchContext {
   bool even = true;
   /// The kinds of node (node regions; on an even machine one kind of ranks / N^(0) ranks).
   std::vector<NodeClass> node_classes;
-  /// Uneven machines: the units of the rank with block number b at every level, each named
-  /// by its index prefix as a mixed-radix number, block_units[b * L + l].
-  std::vector<std::int64_t> block_units;
+  /// The units of every block number (row-major runs).
+  BlockUnits block_units;
   /// Per direction: the most pieces it may be cut into (its fixed dim where fixed).
   std::vector<std::int64_t> caps;
   /// Per direction: 0 = free, > 0 = the dim must be exactly this.

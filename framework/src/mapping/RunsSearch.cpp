@@ -43,36 +43,59 @@ runs_as_level_grid(const std::vector<std::int64_t>& dims,
   return factors;
 }
 
+BlockUnits::BlockUnits(const Machine& machine) {
+  const int L = machine.level_count();
+  for (const auto& level : machine.levels())
+    m_sizes.push_back(level.size);
+  if (machine.even()) {
+    std::int64_t below = machine.ranks();
+    for (int l = 0; l < L; ++l) {
+      below /= m_sizes[l];
+      m_below.push_back(below);
+    }
+    return;
+  }
+  const std::int64_t nodes = m_sizes[0];
+  m_node_first.resize(nodes + 1);
+  m_node_units.resize(nodes);
+  for (std::int64_t u = 0; u < nodes; ++u) {
+    m_node_first[u] = machine.node_first_block(u);
+    m_node_units[u] = machine.kind_units(machine.node_kind(u)).data();
+  }
+  m_node_first[nodes] = machine.ranks();
+}
+
+void BlockUnits::units(std::int64_t block, std::int64_t* out) const {
+  const std::size_t L = m_sizes.size();
+  if (!m_below.empty()) {
+    for (std::size_t l = 0; l < L; ++l)
+      out[l] = block / m_below[l];
+    return;
+  }
+  const std::int64_t node =
+      std::upper_bound(m_node_first.begin(), m_node_first.end(), block) - m_node_first.begin() - 1;
+  const int* row = m_node_units[node] + (block - m_node_first[node]) * (L - 1);
+  out[0] = node;
+  for (std::size_t l = 1; l < L; ++l)
+    out[l] = out[l - 1] * m_sizes[l] + row[l - 1];
+}
+
 Candidate runs_candidate(const SearchContext& context, const std::vector<std::int64_t>& dims) {
   const int D = context.dims(), L = context.levels();
   const std::int64_t ranks = context.ranks;
-  // Every rank's unit at every level, as one number per level (its index prefix).
-  std::vector<std::int64_t> even_units;
   std::vector<std::int64_t> units_at_level(L);
   std::int64_t count = 1;
   for (int l = 0; l < L; ++l) {
     count *= context.level_sizes[l];
     units_at_level[l] = count;
   }
-  if (context.block_units.empty()) {
-    // Rank r (its block number) is in unit floor(r / ranks under one unit) of every level.
-    even_units.resize(ranks * L);
-    for (std::int64_t r = 0; r < ranks; ++r) {
-      std::int64_t below = ranks;
-      for (int l = 0; l < L; ++l) {
-        below /= context.level_sizes[l];
-        even_units[r * L + l] = r / below;
-      }
-    }
-  }
-  const std::int64_t* unit =
-      context.block_units.empty() ? even_units.data() : context.block_units.data();
   std::vector<std::vector<double>> sent(L);
   for (int l = 0; l < L; ++l)
     sent[l].assign(units_at_level[l], 0.0);
 
-  std::vector<std::int64_t> c(D), nb(D);
+  std::vector<std::int64_t> c(D), nb(D), unit_r(L), unit_to(L);
   for (std::int64_t r = 0; r < ranks; ++r) {
+    context.block_units.units(r, unit_r.data());
     std::int64_t rest = r;
     for (int i = D; i-- > 0;) {
       c[i] = rest % dims[i];
@@ -99,10 +122,11 @@ Candidate runs_candidate(const SearchContext& context, const std::vector<std::in
       std::int64_t to = 0;
       for (int i = 0; i < D; ++i)
         to = to * dims[i] + nb[i];
+      context.block_units.units(to, unit_to.data());
       int level = 0;
-      while (level < L && unit[r * L + level] == unit[to * L + level])
+      while (level < L && unit_r[level] == unit_to[level])
         ++level;
-      if (level < L) sent[level][unit[r * L + level]] += cost;
+      if (level < L) sent[level][unit_r[level]] += cost;
     }
   }
   Candidate candidate;

@@ -1,35 +1,18 @@
 #include "topology/Hwloc.hpp"
 
 #include <hcart/core/Collective.hpp>
+#include <hcart/core/Communicator.hpp>
 #include <hcart/core/MpiCheck.hpp>
 #include <hcart/topology/Detect.hpp>
 
+#include <cstdint>
 #include <cstdlib>
+#include <map>
 #include <vector>
 
 namespace hcart {
 
 namespace {
-
-// Index of this rank's node: its rank among the node leaders (the lowest world rank of
-// each node), shared with the whole node.
-int node_index(MPI_Comm comm) {
-  int rank = 0;
-  HCART_MPI_CHECK(MPI_Comm_rank(comm, &rank));
-  MPI_Comm node = MPI_COMM_NULL, leaders = MPI_COMM_NULL;
-  HCART_MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
-  int node_rank = 0;
-  HCART_MPI_CHECK(MPI_Comm_rank(node, &node_rank));
-  HCART_MPI_CHECK(MPI_Comm_split(comm, node_rank == 0 ? 0 : MPI_UNDEFINED, rank, &leaders));
-  int index = 0;
-  if (leaders != MPI_COMM_NULL) {
-    HCART_MPI_CHECK(MPI_Comm_rank(leaders, &index));
-    HCART_MPI_CHECK(MPI_Comm_free(&leaders));
-  }
-  HCART_MPI_CHECK(MPI_Bcast(&index, 1, MPI_INT, 0, node));
-  HCART_MPI_CHECK(MPI_Comm_free(&node));
-  return index;
-}
 
 RankFacts local_facts(int node) {
   impl::HwlocTopology topology;
@@ -40,6 +23,103 @@ RankFacts local_facts(int node) {
     hwloc_bitmap_zero(binding.get()); // binding unknown: treated as unbound
   }
   return facts_from_binding(topology.get(), binding.get(), node);
+}
+
+// One rank's facts as ints, the node left out: a kind of node compares these.
+constexpr int fact_ints = 1 + hardware_level_count;
+void pack(const RankFacts& f, int* out) {
+  out[0] = f.bound ? 1 : 0;
+  for (int l = 0; l < hardware_level_count; ++l)
+    out[1 + l] = f.object[l];
+}
+RankFacts unpack(const int* in) {
+  RankFacts f;
+  f.bound = in[0] != 0;
+  for (int l = 0; l < hardware_level_count; ++l)
+    f.object[l] = in[1 + l];
+  return f;
+}
+
+// FNV-1a over a node's packed facts: leaders compare kinds by this key, then check it.
+std::uint64_t fingerprint(const std::vector<int>& packed) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (int v : packed)
+    for (int b = 0; b < 4; ++b) {
+      h ^= (static_cast<std::uint32_t>(v) >> (8 * b)) & 0xffU;
+      h *= 1099511628211ULL;
+    }
+  return h;
+}
+
+// What the node leaders agree on and send to their nodes: every node's kind, the kinds'
+// packed facts, the launch order. As ints: order, N, K, node_kind[N], then per kind its
+// rank count and facts.
+std::vector<int> leaders_summary(MPI_Comm leaders, const std::vector<int>& node_facts,
+                                 const std::vector<int>& node_world) {
+  int node = 0, nodes = 1;
+  HCART_MPI_CHECK(MPI_Comm_rank(leaders, &node));
+  HCART_MPI_CHECK(MPI_Comm_size(leaders, &nodes));
+  const auto count = static_cast<std::int64_t>(node_world.size());
+  // Every node's (fingerprint, rank count): O(nodes).
+  const std::uint64_t mine[2] = {fingerprint(node_facts), static_cast<std::uint64_t>(count)};
+  std::vector<std::uint64_t> keys(2 * static_cast<std::size_t>(nodes));
+  HCART_MPI_CHECK(MPI_Allgather(mine, 2, MPI_UINT64_T, keys.data(), 2, MPI_UINT64_T, leaders));
+  std::vector<int> node_kind(nodes), first_of_kind;
+  std::map<std::pair<std::uint64_t, std::uint64_t>, int> kind_of;
+  std::vector<std::int64_t> first(nodes + 1, 0);
+  for (int u = 0; u < nodes; ++u) {
+    const auto [it, fresh] = kind_of.emplace(std::make_pair(keys[2 * u], keys[2 * u + 1]),
+                                             static_cast<int>(first_of_kind.size()));
+    if (fresh) first_of_kind.push_back(u);
+    node_kind[u] = it->second;
+    first[u + 1] = first[u] + static_cast<std::int64_t>(keys[2 * u + 1]);
+  }
+  // The launch order: node runs, round-robin, or neither (then every rank sends its node).
+  bool runs = true, round_robin = true;
+  for (std::int64_t j = 0; j < count; ++j) {
+    runs = runs && node_world[j] == first[node] + j;
+    round_robin = round_robin && node_world[j] == node + j * nodes;
+  }
+  for (int u = 0; u < nodes; ++u)
+    round_robin = round_robin && keys[2 * u + 1] == keys[1];
+  int flags[2] = {runs ? 1 : 0, round_robin ? 1 : 0};
+  HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, flags, 2, MPI_INT, MPI_LAND, leaders));
+  const LaunchOrder order = flags[0]   ? LaunchOrder::NodeRuns
+                            : flags[1] ? LaunchOrder::RoundRobin
+                                       : LaunchOrder::Table;
+  // The facts of the first node of each kind, gathered on every leader.
+  auto gather_kinds = [&](const std::vector<int>& senders) {
+    std::vector<int> counts(nodes, 0), offsets(nodes, 0);
+    for (int u : senders)
+      counts[u] = static_cast<int>(keys[2 * u + 1]) * fact_ints;
+    for (int u = 1; u < nodes; ++u)
+      offsets[u] = offsets[u - 1] + counts[u - 1];
+    std::vector<int> all(static_cast<std::size_t>(offsets[nodes - 1] + counts[nodes - 1]));
+    const bool sends = counts[node] > 0;
+    HCART_MPI_CHECK(MPI_Allgatherv(node_facts.data(), sends ? counts[node] : 0, MPI_INT, all.data(),
+                                   counts.data(), offsets.data(), MPI_INT, leaders));
+    return std::make_pair(all, offsets);
+  };
+  auto [kind_facts, offsets] = gather_kinds(first_of_kind);
+  // A fingerprint shared by different facts would merge two kinds: each leader checks its
+  // own against its kind's; then every node is its own kind (exact, O(ranks)).
+  const int* own = kind_facts.data() + offsets[first_of_kind[node_kind[node]]];
+  int collision = std::equal(node_facts.begin(), node_facts.end(), own) ? 0 : 1;
+  HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &collision, 1, MPI_INT, MPI_LOR, leaders));
+  if (collision != 0) {
+    first_of_kind.resize(nodes);
+    for (int u = 0; u < nodes; ++u)
+      first_of_kind[u] = node_kind[u] = u;
+    std::tie(kind_facts, offsets) = gather_kinds(first_of_kind);
+  }
+  std::vector<int> out{static_cast<int>(order), nodes, static_cast<int>(first_of_kind.size())};
+  out.insert(out.end(), node_kind.begin(), node_kind.end());
+  for (int u : first_of_kind) {
+    out.push_back(static_cast<int>(keys[2 * u + 1]));
+    out.insert(out.end(), kind_facts.begin() + offsets[u],
+               kind_facts.begin() + offsets[u] + keys[2 * u + 1] * fact_ints);
+  }
+  return out;
 }
 
 } // namespace
@@ -53,26 +133,66 @@ int bound_processing_units() {
 }
 
 DetectedHierarchy detect_machine(MPI_Comm comm) {
-  const int node = node_index(comm);
-  RankFacts mine;
-  agree_on_errors(comm, [&] { mine = local_facts(node); });
-  int size = 1;
-  HCART_MPI_CHECK(MPI_Comm_size(comm, &size));
-  constexpr int fields = 2 + hardware_level_count;
-  int packed[fields] = {mine.node, mine.bound ? 1 : 0};
-  for (int l = 0; l < hardware_level_count; ++l)
-    packed[2 + l] = mine.object[l];
-  std::vector<int> all(static_cast<std::size_t>(fields) * size);
-  HCART_MPI_CHECK(MPI_Allgather(packed, fields, MPI_INT, all.data(), fields, MPI_INT, comm));
-  std::vector<RankFacts> facts(size);
-  for (int r = 0; r < size; ++r) {
-    const int* p = all.data() + static_cast<std::size_t>(r) * fields;
-    facts[r].node = p[0];
-    facts[r].bound = p[1] != 0;
-    for (int l = 0; l < hardware_level_count; ++l)
-      facts[r].object[l] = p[2 + l];
+  int rank = 0;
+  HCART_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  // The nodes (ranks sharing memory) and their leaders (each node's lowest rank); a node's
+  // index is its leader's rank among the leaders.
+  MPI_Comm node_comm = MPI_COMM_NULL, leaders_comm = MPI_COMM_NULL;
+  HCART_MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node_comm));
+  const Communicator node_owner(node_comm);
+  int node_rank = 0, node_size = 1;
+  HCART_MPI_CHECK(MPI_Comm_rank(node_comm, &node_rank));
+  HCART_MPI_CHECK(MPI_Comm_size(node_comm, &node_size));
+  HCART_MPI_CHECK(MPI_Comm_split(comm, node_rank == 0 ? 0 : MPI_UNDEFINED, rank, &leaders_comm));
+  const Communicator leaders_owner(leaders_comm);
+  int node = 0;
+  if (leaders_comm != MPI_COMM_NULL) HCART_MPI_CHECK(MPI_Comm_rank(leaders_comm, &node));
+  HCART_MPI_CHECK(MPI_Bcast(&node, 1, MPI_INT, 0, node_comm));
+
+  RankFacts facts;
+  agree_on_errors(comm, [&] { facts = local_facts(node); });
+  // The node's facts and world ranks, in node-rank order (= world order), at its leader.
+  int packed[fact_ints];
+  pack(facts, packed);
+  std::vector<int> node_facts(node_rank == 0 ? node_size * fact_ints : 0);
+  std::vector<int> node_world(node_rank == 0 ? node_size : 0);
+  HCART_MPI_CHECK(
+      MPI_Gather(packed, fact_ints, MPI_INT, node_facts.data(), fact_ints, MPI_INT, 0, node_comm));
+  HCART_MPI_CHECK(MPI_Gather(&rank, 1, MPI_INT, node_world.data(), 1, MPI_INT, 0, node_comm));
+
+  std::vector<int> summary;
+  if (node_rank == 0) summary = leaders_summary(leaders_comm, node_facts, node_world);
+  int length = static_cast<int>(summary.size());
+  HCART_MPI_CHECK(MPI_Bcast(&length, 1, MPI_INT, 0, node_comm));
+  summary.resize(length);
+  HCART_MPI_CHECK(MPI_Bcast(summary.data(), length, MPI_INT, 0, node_comm));
+
+  NodeFactsSummary s;
+  s.order = static_cast<LaunchOrder>(summary[0]);
+  const int nodes = summary[1], kinds = summary[2];
+  s.node_kind.assign(summary.begin() + 3, summary.begin() + 3 + nodes);
+  std::size_t at = 3 + static_cast<std::size_t>(nodes);
+  for (int k = 0; k < kinds; ++k) {
+    const int ranks = summary[at++];
+    std::vector<RankFacts> kind;
+    for (int j = 0; j < ranks; ++j, at += fact_ints)
+      kind.push_back(unpack(summary.data() + at));
+    s.kinds.push_back(std::move(kind));
   }
-  return build_hierarchy(facts);
+  if (s.order == LaunchOrder::Table) {
+    // Ranks on the nodes in no order hcart knows: every rank's node, O(ranks) on each.
+    int size = 1;
+    HCART_MPI_CHECK(MPI_Comm_size(comm, &size));
+    s.world_node.resize(size);
+    HCART_MPI_CHECK(MPI_Allgather(&node, 1, MPI_INT, s.world_node.data(), 1, MPI_INT, comm));
+  }
+  DetectedHierarchy result = build_hierarchy(s);
+  if (s.order == LaunchOrder::Table) {
+    result.notes.push_back("ranks sit on the nodes in no order hcart knows (neither runs of "
+                           "consecutive ranks nor round-robin): every rank keeps every rank's "
+                           "node");
+  }
+  return result;
 }
 
 DetectedHierarchy resolve_machine(MPI_Comm comm, const std::string& description,

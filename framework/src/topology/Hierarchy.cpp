@@ -68,31 +68,80 @@ Candidate try_level(const std::vector<int>& parent, const std::vector<std::int64
 
 } // namespace
 
-DetectedHierarchy build_hierarchy(const std::vector<RankFacts>& facts) {
-  const std::size_t P = facts.size();
-  HCART_REQUIRE(P >= 1, "hcart::build_hierarchy: no ranks");
+NodeFactsSummary summarize_facts(const std::vector<RankFacts>& facts) {
+  HCART_REQUIRE(!facts.empty(), "hcart::build_hierarchy: no ranks");
   int nodes = 0;
   for (const auto& f : facts) {
     HCART_REQUIRE(f.node >= 0, "hcart::build_hierarchy: node index " << f.node);
     nodes = std::max(nodes, f.node + 1);
   }
-  std::vector<int> per_node(nodes, 0);
-  for (const auto& f : facts)
-    ++per_node[f.node];
-  HCART_REQUIRE(std::find(per_node.begin(), per_node.end(), 0) == per_node.end(),
-                "hcart::build_hierarchy: node indices are not 0 to " << nodes - 1);
+  std::vector<std::vector<RankFacts>> on_node(nodes);
+  NodeFactsSummary summary;
+  summary.order = LaunchOrder::Table;
+  for (const auto& f : facts) {
+    RankFacts local = f;
+    local.node = 0;
+    on_node[f.node].push_back(local);
+    summary.world_node.push_back(f.node);
+  }
+  // A kind's key: its ranks' facts in order.
+  std::map<std::vector<int>, int> kind_of;
+  for (int u = 0; u < nodes; ++u) {
+    HCART_REQUIRE(!on_node[u].empty(),
+                  "hcart::build_hierarchy: node indices are not 0 to " << nodes - 1);
+    std::vector<int> key;
+    for (const auto& f : on_node[u]) {
+      key.push_back(f.bound ? 1 : 0);
+      key.insert(key.end(), f.object.begin(), f.object.end());
+    }
+    const auto [it, fresh] = kind_of.emplace(key, static_cast<int>(summary.kinds.size()));
+    if (fresh) summary.kinds.push_back(on_node[u]);
+    summary.node_kind.push_back(it->second);
+  }
+  return summary;
+}
+
+DetectedHierarchy build_hierarchy(const std::vector<RankFacts>& facts) {
+  return build_hierarchy(summarize_facts(facts));
+}
+
+DetectedHierarchy build_hierarchy(const NodeFactsSummary& summary) {
+  HCART_REQUIRE(!summary.kinds.empty(), "hcart::build_hierarchy: no kinds of node");
+  const auto kinds = static_cast<int>(summary.kinds.size());
+  std::vector<std::int64_t> per_kind(kinds);
+  for (int k = 0; k < kinds; ++k) {
+    per_kind[k] = static_cast<std::int64_t>(summary.kinds[k].size());
+    HCART_REQUIRE(per_kind[k] > 0, "hcart::build_hierarchy: kind of node " << k << " has no rank");
+  }
+  std::int64_t fewest = 0, most = 0;
+  for (std::size_t u = 0; u < summary.node_kind.size(); ++u) {
+    const int k = summary.node_kind[u];
+    HCART_REQUIRE(k >= 0 && k < kinds, "hcart::build_hierarchy: node " << u << " is of kind " << k
+                                                                       << ", expected 0 to "
+                                                                       << kinds - 1);
+    fewest = u == 0 ? per_kind[k] : std::min(fewest, per_kind[k]);
+    most = std::max(most, per_kind[k]);
+  }
+  HCART_REQUIRE(!summary.node_kind.empty(), "hcart::build_hierarchy: no nodes");
+  // One node of each kind stands for all of its kind: node index k.
+  std::vector<RankFacts> facts;
+  for (int k = 0; k < kinds; ++k)
+    for (RankFacts f : summary.kinds[k]) {
+      f.node = k;
+      facts.push_back(f);
+    }
+  const std::size_t P = facts.size();
 
   DetectedHierarchy result;
   std::vector<MachineLevel> levels;
   std::vector<std::vector<int>> units(P);
-  const auto [fewest, most] = std::minmax_element(per_node.begin(), per_node.end());
-  if (*fewest != *most) {
-    result.notes.push_back("nodes hold " + range(*fewest, *most) + " ranks: an uneven level");
+  if (fewest != most) {
+    result.notes.push_back("nodes hold " + range(fewest, most) + " ranks: an uneven level");
   }
-  levels.push_back({"node", nodes});
+  levels.push_back({"node", static_cast<std::int64_t>(summary.node_kind.size())});
   std::vector<int> parent(P);
   for (std::size_t r = 0; r < P; ++r) {
-    units[r].push_back(facts[r].node);
+    units[r].push_back(0); // the node: the kind's rows are those of any node of it
     parent[r] = facts[r].node;
   }
   for (int level = 0; level < hardware_level_count; ++level) {
@@ -131,10 +180,11 @@ DetectedHierarchy build_hierarchy(const std::vector<RankFacts>& facts) {
     for (std::size_t r = 0; r < P; ++r)
       units[r].push_back(next_in_group[parent[r]]++);
   }
-  std::vector<int> table;
-  for (const auto& u : units)
-    table.insert(table.end(), u.begin(), u.end());
-  result.machine = Machine(levels, table, "detected");
+  std::vector<std::vector<int>> rows(kinds);
+  for (std::size_t r = 0; r < P; ++r)
+    rows[facts[r].node].insert(rows[facts[r].node].end(), units[r].begin(), units[r].end());
+  result.machine = Machine(levels, std::move(rows), summary.node_kind, summary.order,
+                           summary.world_node, "detected");
   return result;
 }
 

@@ -112,8 +112,10 @@ public:
   /// \brief The coarsest machine level at which two ranks of comm() sit in different units,
   /// or machine().level_count() when they are the same rank.
   int separating_level(int cart_rank_a, int cart_rank_b) const;
-  /// \brief The rank in the original communicator of `cart_rank`.
-  int original_rank(int cart_rank) const { return m_original_rank.at(cart_rank); }
+  /// \brief The rank in the original communicator of `cart_rank`, from the plan's layout
+  /// (no table of every rank is gathered, but for the mpi strategy when MPI reordered).
+  /// \throws hcart::InputError for a rank outside 0 .. size()-1.
+  int original_rank(int cart_rank) const;
   const DecompositionReport& report() const noexcept { return m_report; }
 
 private:
@@ -123,7 +125,7 @@ private:
   Communicator m_cart;
   int m_rank = 0, m_size = 1;
   std::array<int, 3> m_dims{{1, 1, 1}}, m_coords{{0, 0, 0}};
-  std::vector<int> m_original_rank; // cart rank -> rank in the original communicator
+  std::vector<int> m_original_rank; // the mpi strategy, reordered: cart rank -> original rank
   DecompositionReport m_report;
 };
 

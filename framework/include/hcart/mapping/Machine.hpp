@@ -7,9 +7,12 @@
 // units or ranks (nodes holding 4, 4 and 2 ranks: Slurm's partly filled last node, mixed
 // partitions); `size` is then the most units any parent holds and node_ranks() says what
 // each node holds. The indices come either from a rule (a synthetic machine, "node:4
-// socket:2 core:6" or "node:[4,4,2] core:4", with Block or RoundRobin numbering of ranks) or
-// from a table gathered from the hardware (topology/ detects it; see docs/design.md, 'The
-// hardware hierarchy').
+// socket:2 core:6", with Block or RoundRobin numbering of ranks) or from kinds of node: the
+// unit indices of one node's ranks, shared by every node that has the same, and how the world
+// ranks sit on the nodes (topology/ detects them; "node:[4,4,2] core:4" makes them; see
+// docs/design.md, 'The hardware hierarchy'). A machine of N nodes and K kinds holds O(N) plus
+// the kinds' ranks, not a table of every rank, unless the launch put the ranks on the nodes
+// in no order hcart knows (LaunchOrder::Table).
 //
 //   auto m = hcart::Machine::parse("node:2 socket:2 core:4", hcart::Placement::RoundRobin);
 //   m.unit_indices(5);   // {1, 0, 2}: rank 5 is on node 1, socket 0, core 2
@@ -37,6 +40,16 @@ std::string to_string(Placement placement);
 /// \throws hcart::InputError naming the text.
 Placement parse_placement(const std::string& text);
 
+/// \brief How the world ranks of a machine built from kinds of node sit on its nodes.
+enum class LaunchOrder {
+  NodeRuns,   ///< node u holds consecutive world ranks, node 0 the first (a block launch)
+  RoundRobin, ///< every node holds the same count, world rank r is on node r mod N
+  Table       ///< any other: the node of every world rank is kept (O(ranks) memory)
+};
+
+/// \brief "node runs", "round-robin" or "table".
+std::string to_string(LaunchOrder order);
+
 /// \brief One level of the hierarchy: its name and the number of its units per parent unit
 /// (on an uneven machine, the most units any parent unit holds).
 struct MachineLevel {
@@ -53,10 +66,24 @@ public:
 
   /// \brief A machine whose unit indices were measured: unit_table[rank * L + l], the ranks
   /// being table.size() / L. The machine is even when every combination of indices below
-  /// the level sizes is some rank's, uneven otherwise.
+  /// the level sizes is some rank's, uneven otherwise. It keeps the kinds of node and the
+  /// launch order found in the table (the constructor below), not the table.
   /// \throws hcart::InputError when the table does not fit the levels (an index outside its
   /// level's size, two ranks with the same indices, a node index no rank has).
   Machine(std::vector<MachineLevel> levels, std::vector<int> unit_table, std::string source);
+
+  /// \brief A machine from kinds of node: node u is of kind node_kind[u], and kinds[k] lists
+  /// the unit indices below the node level (levels 1 .. L-1) of such a node's ranks, L-1 per
+  /// rank, in the order of their world ranks. `order` says how the world ranks sit on the
+  /// nodes; for LaunchOrder::Table, world_node[r] is world rank r's node (a table that
+  /// follows node runs or round-robin is recognised and not kept). levels[0].size is the
+  /// node count. \throws hcart::InputError for kinds or nodes that do not fit the levels
+  /// (an index outside its level's size, two ranks of a node with the same indices, an
+  /// empty kind, a kind index out of range, a round-robin order on nodes of different
+  /// counts, a table that does not fill every node with its kind's ranks).
+  Machine(std::vector<MachineLevel> levels, std::vector<std::vector<int>> kinds,
+          std::vector<int> node_kind, LaunchOrder order, const std::vector<int>& world_node,
+          std::string source);
 
   /// \brief A synthetic machine whose node u holds node_ranks[u] ranks; `inner` (the levels
   /// below the node, coarse first) describes a whole node, and a node holding fewer ranks
@@ -87,12 +114,15 @@ public:
   Placement placement() const noexcept { return m_placement; }
   /// \brief "synthetic" for rule-based machines, else what the table came from.
   const std::string& source() const noexcept { return m_source; }
-  /// \brief True when unit indices come from a table (measured, or an uneven synthetic
-  /// machine's) rather than a rule.
-  bool measured() const noexcept { return !m_table.empty(); }
+  /// \brief True when unit indices come from kinds of node (measured, or an uneven
+  /// synthetic machine's) rather than a rule.
+  bool measured() const noexcept { return !m_kinds.empty(); }
+  /// \brief How the world ranks sit on the nodes (a rule machine: NodeRuns for Block
+  /// placement, RoundRobin for round-robin).
+  LaunchOrder launch_order() const noexcept { return m_order; }
   /// \brief True when every unit of a level holds the same number of units of the next
   /// (the product of the level sizes is the number of ranks).
-  bool even() const noexcept { return m_block.empty(); }
+  bool even() const noexcept { return m_even; }
   /// \brief The ranks node u (unit u of level 0) holds.
   std::int64_t ranks_on_node(std::int64_t node) const;
   /// \brief The ranks every node holds, node 0 first.
@@ -107,23 +137,55 @@ public:
   std::int64_t block_number(std::int64_t rank) const;
   /// \brief The first block number of node u's ranks.
   std::int64_t node_first_block(std::int64_t node) const;
+  /// \brief The unit indices of the rank with block number `block` (coarse first).
+  std::vector<std::int64_t> block_units(std::int64_t block) const;
+  /// \brief The block number of the rank with these unit indices (the inverse of
+  /// block_units). \throws hcart::InputError when no rank has them.
+  std::int64_t block_of_units(const std::vector<std::int64_t>& units) const;
+  /// \brief The world rank whose block number is `block` (the inverse of block_number).
+  std::int64_t rank_of_block(std::int64_t block) const;
+  /// \brief The node holding block number `block`.
+  std::int64_t node_of_block(std::int64_t block) const;
+
+  /// \brief Kinds of node: 1 on a rule machine. node_kind(u) is node u's kind, and
+  /// kind_units(k) the unit indices below the node level of such a node's ranks in block
+  /// order, L-1 per rank (empty on a rule machine: the mixed radix of the position).
+  int kind_count() const noexcept { return m_kinds.empty() ? 1 : static_cast<int>(m_kinds.size()); }
+  int node_kind(std::int64_t node) const;
+  const std::vector<int>& kind_units(int kind) const;
+
+  /// \brief The bytes this machine holds beyond its object (its kinds, node lists and any
+  /// launch table): what every rank keeps of the hardware.
+  std::int64_t footprint_bytes() const noexcept;
 
   /// \brief "node:4 socket:2 core:6"; an uneven node level as "node:[4x2,2]" (the finer
   /// levels' sizes are then the most units a parent holds).
   std::string to_string() const;
 
 private:
+  struct Kind {
+    std::int64_t ranks = 0;
+    std::vector<int> units;                   ///< L-1 per rank, block order (sorted)
+    std::vector<std::int64_t> block_of_local; ///< world order on the node -> block order
+    std::vector<std::int64_t> local_of_block; ///< the inverse
+  };
+  void set_launch(LaunchOrder order, const std::vector<int>& world_node);
+  std::int64_t local_index(std::int64_t rank, std::int64_t* node) const;
+
   std::vector<MachineLevel> m_levels;
   Placement m_placement = Placement::Block;
-  std::vector<int> m_table;
   std::string m_source = "synthetic";
   std::int64_t m_ranks = 1;
-  std::vector<std::int64_t> m_block;      ///< uneven machines: every rank's block number
-  std::vector<std::int64_t> m_node_first; ///< uneven machines: node u's first block number,
-                                          ///< one entry more than nodes
+  bool m_even = true;
+  LaunchOrder m_order = LaunchOrder::NodeRuns;
+  std::vector<Kind> m_kinds;               ///< empty: a rule machine
+  std::vector<int> m_node_kind;            ///< kinds: every node's kind
+  std::vector<std::int64_t> m_node_first;  ///< kinds: node u's first block number, N + 1
+  std::vector<std::int64_t> m_world_block; ///< LaunchOrder::Table: world rank -> block
+  std::vector<std::int64_t> m_block_world; ///< LaunchOrder::Table: block -> world rank
 };
 
-/// \brief The most ranks a synthetic uneven machine may have (its unit table is stored).
+/// \brief The most ranks a synthetic uneven machine may have.
 inline constexpr std::int64_t uneven_max_ranks = std::int64_t{1} << 24;
 
 /// \brief The coarsest level at which ranks with these unit indices sit in different units,

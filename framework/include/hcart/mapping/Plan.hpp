@@ -125,8 +125,14 @@ struct Plan {
   bool hierarchical_placement() const noexcept { return layout != PlanLayout::WorldOrder; }
   /// \brief Cartesian coordinates of a world rank.
   std::vector<std::int64_t> coords_of(std::int64_t world_rank, const Machine& machine) const;
+  /// \brief Cartesian coordinates of the rank with block number `block`
+  /// (Machine::block_number).
+  std::vector<std::int64_t> coords_of_block(std::int64_t block, const Machine& machine) const;
   /// \brief Rank in the Cartesian communicator (row-major on dims) of a world rank.
   std::int64_t cart_rank_of(std::int64_t world_rank, const Machine& machine) const;
+  /// \brief The world rank at Cartesian rank `cart_rank` (the inverse of cart_rank_of),
+  /// found from the layout without a table of every rank (but for measured_cart_rank).
+  std::int64_t world_rank_at(std::int64_t cart_rank, const Machine& machine) const;
   /// \brief "4x2x1 | 2x1x1 | 2x4x2", "(world order)", "(row-major runs)", or the node boxes
   /// "3 node boxes: 1x2x2 at 0,0,0; 2x1x2 at 1,0,0; ..." (grouped when many).
   std::string describe_layout() const;
