@@ -72,7 +72,13 @@ TEST(Decomposition, CoordinatesMatchThePlannerAndMpiAndTrafficMatchesTheModel) {
                                        make_spec({24, 24, 24}, {2, 1, 0}, {true, false, true}),
                                        make_spec({40, 8, 1}, {1, 1, 0}, {true, true, false})};
   int checked = 0;
-  for (const auto& text : machines_for(P)) {
+  std::vector<std::string> machines = machines_for(P);
+  if (P >= 3) { // an uneven machine: two nodes of different rank counts
+    const int big = P / 2 + 1;
+    machines.push_back("node:[" + std::to_string(big) + "," + std::to_string(P - big) +
+                       "] core:" + std::to_string(big));
+  }
+  for (const auto& text : machines) {
     for (Placement placement : {Placement::Block, Placement::RoundRobin}) {
       const hcart::Machine machine = hcart::Machine::parse(text, placement);
       for (const auto& spec : specs) {
@@ -98,6 +104,13 @@ TEST(Decomposition, CoordinatesMatchThePlannerAndMpiAndTrafficMatchesTheModel) {
           int mpi_coords[3];
           MPI_Cart_coords(d.comm(), d.rank(), 3, mpi_coords);
           EXPECT_EQ(d.coords(), (std::array<int, 3>{mpi_coords[0], mpi_coords[1], mpi_coords[2]}));
+          // The original rank of every Cartesian rank, found from the plan without a
+          // table, is the one MPI has there.
+          std::vector<int> original(P);
+          const int mine = world_rank();
+          MPI_Allgather(&mine, 1, MPI_INT, original.data(), 1, MPI_INT, d.comm());
+          for (int q = 0; q < P; ++q)
+            ASSERT_EQ(d.original_rank(q), original[q]) << text << " cart rank " << q;
           for (bool corners : {false, true}) {
             const auto model =
                 hcart::traffic_model(d.plan(), d.machine(), spec.to_mesh(), {8, corners});

@@ -170,9 +170,62 @@ TEST(Hierarchy, PartlyFilledSocketsStayAnUnevenLevel) {
   EXPECT_EQ(h.machine.unit_indices(5), (std::vector<std::int64_t>{0, 1, 0, 1}));
 }
 
+// What detection builds from: one node of each kind and the launch order. 4 nodes, two
+// kinds (8 cores in order; 4 cores in reverse order), ranks dealt round-robin while every
+// node has room (a table), against the hierarchy from every rank's facts.
+TEST(Hierarchy, SummaryOfKindsGivesTheMachineOfEveryRanksFacts) {
+  SyntheticNode node(two_sockets);
+  const std::vector<int> node_size{8, 4, 8, 4};
+  std::vector<RankFacts> facts;
+  std::vector<int> filled(4, 0);
+  while (facts.size() < 24) {
+    for (int u = 0; u < 4; ++u) {
+      if (filled[u] == node_size[u]) continue;
+      const int k = filled[u]++;
+      facts.push_back(node.bound_to(HWLOC_OBJ_CORE, node_size[u] == 8 ? k : 3 - k, u));
+    }
+  }
+  hcart::NodeFactsSummary summary;
+  summary.node_kind = {0, 1, 0, 1};
+  summary.kinds.resize(2);
+  for (int c = 0; c < 8; ++c)
+    summary.kinds[0].push_back(node.bound_to(HWLOC_OBJ_CORE, c, 0));
+  for (int c = 3; c >= 0; --c)
+    summary.kinds[1].push_back(node.bound_to(HWLOC_OBJ_CORE, c, 0));
+  summary.order = hcart::LaunchOrder::Table;
+  for (const auto& f : facts)
+    summary.world_node.push_back(f.node);
+  const auto from_summary = hcart::build_hierarchy(summary);
+  const auto from_facts = hcart::build_hierarchy(facts);
+  EXPECT_EQ(names(from_summary.machine), names(from_facts.machine));
+  EXPECT_EQ(from_summary.notes, from_facts.notes);
+  EXPECT_EQ(from_summary.machine.to_string(), "node:[8,4,8,4] socket:2 l3:2 core:2");
+  EXPECT_EQ(from_summary.machine.kind_count(), 2);
+  EXPECT_EQ(from_summary.machine.launch_order(), hcart::LaunchOrder::Table);
+  for (std::int64_t r = 0; r < 24; ++r) {
+    const auto units = from_summary.machine.unit_indices(r);
+    EXPECT_EQ(units, from_facts.machine.unit_indices(r)) << r;
+    EXPECT_EQ(units[0], facts[r].node) << r;
+    // Core c of 8 is socket c/4, L3 (c/2)%2, core c%2 of its L3.
+    int core = 0;
+    for (int c = 0; c < 8; ++c)
+      if (node.bound_to(HWLOC_OBJ_CORE, c, 0).object == facts[r].object) core = c;
+    EXPECT_EQ(units, (std::vector<std::int64_t>{facts[r].node, core / 4, core / 2 % 2, core % 2}))
+        << r;
+  }
+  // summarize_facts finds the same two kinds.
+  const auto found = hcart::summarize_facts(facts);
+  EXPECT_EQ(found.kinds.size(), 2u);
+  EXPECT_EQ(found.node_kind, summary.node_kind);
+}
+
 TEST(Hierarchy, BadFactsAreRejected) {
   EXPECT_THROW(hcart::build_hierarchy(std::vector<hcart::RankFacts>{}), hcart::InputError);
   EXPECT_THROW(hcart::build_hierarchy(hcart::NodeFactsSummary{}), hcart::InputError);
+  hcart::NodeFactsSummary no_node_of_kind;
+  no_node_of_kind.kinds = {{RankFacts{}}};
+  no_node_of_kind.node_kind = {0, 1};
+  EXPECT_THROW(hcart::build_hierarchy(no_node_of_kind), hcart::InputError);
   RankFacts f;
   f.node = 1; // node 0 missing
   EXPECT_THROW(hcart::build_hierarchy({f}), hcart::InputError);

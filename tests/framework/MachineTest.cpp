@@ -1,11 +1,14 @@
-// hcart::Machine: machine descriptions parsed and checked, and every rank's unit index per
-// level under block and round-robin numbering.
+// hcart::Machine: machine descriptions parsed and checked, every rank's unit index per level
+// under block and round-robin numbering, and machines kept as kinds of node: each inverse
+// against indices worked out independently.
 #include <hcart/core/Error.hpp>
 #include <hcart/mapping/Machine.hpp>
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <random>
 #include <vector>
 
 using hcart::Machine;
@@ -99,4 +102,142 @@ TEST(Machine, MeasuredTables) {
   EXPECT_THROW(Machine(levels, {0, 0, 0, 0, 1, 0}, "detected"), hcart::InputError);
   EXPECT_THROW(Machine(levels, {0, 0, 0, 1}, "detected"), hcart::InputError);
   EXPECT_THROW(Machine(levels, {0, 0, 0}, "detected"), hcart::InputError);
+}
+
+namespace {
+
+// The unit indices of every world rank, worked out independently of Machine: node u of
+// kind node_kind[u] holds its kind's rows in the order of its world ranks.
+std::vector<Factors> reference_units(const std::vector<std::vector<int>>& kinds,
+                                     const std::vector<int>& node_kind,
+                                     const std::vector<int>& world_node, int depth) {
+  std::vector<std::size_t> next(node_kind.size(), 0);
+  std::vector<Factors> out;
+  for (int u : world_node) {
+    const std::vector<int>& rows = kinds[node_kind[u]];
+    Factors units{u};
+    for (int l = 1; l < depth; ++l)
+      units.push_back(rows[next[u] * depth + l]);
+    ++next[u];
+    out.push_back(units);
+  }
+  return out;
+}
+
+// Every inverse the planner relies on, and block order sorted by unit indices.
+void expect_consistent(const Machine& m, const std::vector<Factors>& reference) {
+  ASSERT_EQ(m.ranks(), static_cast<std::int64_t>(reference.size()));
+  std::vector<int> seen(m.ranks(), 0);
+  for (std::int64_t r = 0; r < m.ranks(); ++r) {
+    ASSERT_EQ(m.unit_indices(r), reference[r]) << m.to_string() << " rank " << r;
+    const std::int64_t b = m.block_number(r);
+    ASSERT_EQ(m.block_units(b), reference[r]) << r;
+    ASSERT_EQ(m.rank_of_block(b), r) << r;
+    ASSERT_EQ(m.block_of_units(reference[r]), b) << r;
+    ASSERT_EQ(m.node_of_block(b), reference[r][0]) << r;
+    ++seen[b];
+  }
+  for (std::int64_t b = 0; b < m.ranks(); ++b) {
+    ASSERT_EQ(seen[b], 1) << "block " << b;
+    if (b > 0) {
+      EXPECT_LT(m.block_units(b - 1), m.block_units(b)) << "block " << b;
+    }
+  }
+}
+
+} // namespace
+
+// Kinds of node and launch orders: a compact machine gives every rank the indices a table of
+// every rank would, and a table that follows a known order is recognised and not kept.
+TEST(Machine, KindsOfNodeAndLaunchOrders) {
+  const std::vector<hcart::MachineLevel> levels{{"node", 4}, {"socket", 2}, {"core", 3}};
+  // Kind 0: 6 ranks on the cores in order; kind 1: 5 ranks, the cores in reverse order.
+  const std::vector<std::vector<int>> kinds{{0, 0, 0, 0, 0, 1, 0, 0, 2, 0, 1, 0, 0, 1, 1, 0, 1, 2},
+                                            {0, 1, 2, 0, 1, 1, 0, 1, 0, 0, 0, 2, 0, 0, 1}};
+  const std::vector<int> node_kind{0, 1, 1, 0};
+  const std::vector<int> runs{0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3};
+  const Machine m(levels, kinds, node_kind, hcart::LaunchOrder::NodeRuns, {}, "test");
+  EXPECT_FALSE(m.even());
+  EXPECT_EQ(m.node_ranks(), (Factors{6, 5, 5, 6}));
+  EXPECT_EQ(m.kind_count(), 2);
+  expect_consistent(m, reference_units(kinds, node_kind, runs, 3));
+  // The same launch given as a table: recognised as node runs.
+  const Machine listed(levels, kinds, node_kind, hcart::LaunchOrder::Table, runs, "test");
+  EXPECT_EQ(listed.launch_order(), hcart::LaunchOrder::NodeRuns);
+  expect_consistent(listed, reference_units(kinds, node_kind, runs, 3));
+  // A shuffled launch: kept as a table.
+  std::vector<int> shuffled = runs;
+  std::mt19937 random(7);
+  std::shuffle(shuffled.begin(), shuffled.end(), random);
+  const Machine table(levels, kinds, node_kind, hcart::LaunchOrder::Table, shuffled, "test");
+  EXPECT_EQ(table.launch_order(), hcart::LaunchOrder::Table);
+  const auto reference = reference_units(kinds, node_kind, shuffled, 3);
+  expect_consistent(table, reference);
+  // The table constructor from every rank's indices finds the same kinds and order.
+  std::vector<int> rows;
+  for (const auto& units : reference)
+    rows.insert(rows.end(), units.begin(), units.end());
+  const Machine from_rows(levels, rows, "test");
+  EXPECT_EQ(from_rows.kind_count(), 2);
+  expect_consistent(from_rows, reference);
+
+  // Round-robin over even nodes, given as a table: recognised.
+  const std::vector<std::vector<int>> whole{kinds[0]};
+  std::vector<int> dealt;
+  for (int r = 0; r < 24; ++r)
+    dealt.push_back(r % 4);
+  const Machine rr(levels, whole, {0, 0, 0, 0}, hcart::LaunchOrder::Table, dealt, "test");
+  EXPECT_EQ(rr.launch_order(), hcart::LaunchOrder::RoundRobin);
+  EXPECT_TRUE(rr.even());
+  expect_consistent(rr, reference_units(whole, {0, 0, 0, 0}, dealt, 3));
+}
+
+// Rule machines (no kinds) answer the same questions from their numbering.
+TEST(Machine, RuleAndSyntheticMachinesInvert) {
+  for (const char* text : {"node:3 socket:2 core:4", "node:[4,4,2] socket:2 core:2",
+                           "node:[6,3,6,1] core:6", "core:7"}) {
+    for (Placement placement : {Placement::Block, Placement::RoundRobin}) {
+      const Machine m = Machine::parse(text, placement);
+      std::vector<Factors> reference;
+      for (std::int64_t r = 0; r < m.ranks(); ++r)
+        reference.push_back(m.unit_indices(r));
+      expect_consistent(m, reference);
+    }
+  }
+  EXPECT_THROW(Machine::parse("node:[4,2] core:4").block_of_units({1, 3}), hcart::InputError);
+}
+
+TEST(Machine, KindsAreCheckedWithOneLine) {
+  const std::vector<hcart::MachineLevel> levels{{"node", 2}, {"core", 2}};
+  using hcart::LaunchOrder;
+  const std::vector<std::vector<int>> good{{0, 0, 0, 1}};
+  EXPECT_NO_THROW(Machine(levels, good, {0, 0}, LaunchOrder::NodeRuns, {}, "t"));
+  EXPECT_THROW(Machine(levels, {}, {0, 0}, LaunchOrder::NodeRuns, {}, "t"), hcart::InputError);
+  EXPECT_THROW(Machine(levels, {{0, 0, 0}}, {0, 0}, LaunchOrder::NodeRuns, {}, "t"),
+               hcart::InputError); // not whole rows
+  EXPECT_THROW(Machine(levels, {{0, 0, 0, 2}}, {0, 0}, LaunchOrder::NodeRuns, {}, "t"),
+               hcart::InputError); // core 2 of 2
+  EXPECT_THROW(Machine(levels, {{0, 1, 0, 1}}, {0, 0}, LaunchOrder::NodeRuns, {}, "t"),
+               hcart::InputError); // the same core twice
+  EXPECT_THROW(Machine(levels, good, {0, 1}, LaunchOrder::NodeRuns, {}, "t"), hcart::InputError);
+  EXPECT_THROW(Machine(levels, good, {0}, LaunchOrder::NodeRuns, {}, "t"), hcart::InputError);
+  EXPECT_THROW(Machine(levels, {{0, 0, 0, 1}, {0, 0}}, {0, 1}, LaunchOrder::RoundRobin, {}, "t"),
+               hcart::InputError); // round-robin on nodes of 2 and 1 ranks
+  EXPECT_THROW(Machine(levels, good, {0, 0}, LaunchOrder::Table, {0, 1, 1}, "t"),
+               hcart::InputError); // three ranks listed
+  EXPECT_THROW(Machine(levels, good, {0, 0}, LaunchOrder::Table, {0, 0, 0, 1}, "t"),
+               hcart::InputError); // node 0 over-full
+}
+
+// 10^6 ranks on 8192 nodes of 128 ranks (a partly filled last node): the machine keeps two
+// kinds and the node list, not a table of every rank.
+TEST(Machine, AMillionRanksKeepKindsNotRanks) {
+  std::vector<std::int64_t> node_ranks(7812, 128);
+  node_ranks.push_back(1000000 - 7812 * 128);
+  const Machine m = Machine::with_node_ranks(node_ranks, {{"socket", 2}, {"core", 64}});
+  EXPECT_EQ(m.ranks(), 1000000);
+  EXPECT_EQ(m.kind_count(), 2);
+  EXPECT_LT(m.footprint_bytes(), 200 * 1024) << m.footprint_bytes();
+  EXPECT_EQ(m.unit_indices(999999), (Factors{7812, 0, 63})); // the last node's 64th rank
+  EXPECT_EQ(m.block_number(999999), 999999);
 }

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <set>
 
@@ -143,26 +144,61 @@ TEST(Plan, ADirectionThinnerThanItsHaloIsOnePieceUnlessPeriodic) {
   EXPECT_THROW(hcart::make_plan(wrapped, Machine::flat(1), {}), hcart::InputError);
 }
 
+namespace {
+// "node:[6,6,5,3] socket:2 core:3" launched in a shuffled order (a table of every rank).
+Machine shuffled_uneven() {
+  const Machine rule = Machine::parse("node:[6,6,5,3] socket:2 core:3");
+  std::vector<int> rows, world_node;
+  for (std::int64_t r = 0; r < rule.ranks(); ++r) {
+    const auto u = rule.unit_indices(r);
+    rows.insert(rows.end(), u.begin(), u.end());
+  }
+  std::vector<std::int64_t> order(rule.ranks());
+  for (std::size_t k = 0; k < order.size(); ++k)
+    order[k] = static_cast<std::int64_t>(k);
+  std::mt19937 random(3);
+  std::shuffle(order.begin(), order.end(), random);
+  std::vector<int> shuffled;
+  for (std::int64_t r : order)
+    shuffled.insert(shuffled.end(), rows.begin() + 3 * r, rows.begin() + 3 * r + 3);
+  return Machine(rule.levels(), shuffled, "shuffled");
+}
+} // namespace
+
+// Every plan places each world rank at a distinct coordinate, and the layout's inverse
+// (world_rank_at, what Decomposition::original_rank uses instead of a table) and the block
+// form (coords_of_block) agree with it: even and uneven machines, every numbering, node
+// regions, level grids, row-major runs and world order.
 TEST(Plan, PlacementIsABijectionForEveryNumbering) {
-  for (const char* text :
-       {"node:4 socket:2 core:6", "node:3 core:5", "node:2 socket:2 l3:2 core:3"}) {
-    for (Placement placement : {Placement::Block, Placement::RoundRobin}) {
-      const Machine machine = Machine::parse(text, placement);
-      for (Strategy s : {Strategy::Weighted, Strategy::Hierarchical, Strategy::Levelwise}) {
-        PlanOptions options;
-        options.strategy = s;
-        const Plan plan = hcart::make_plan(mesh3(120, 240, 480), machine, options);
-        std::set<std::int64_t> seen;
-        for (std::int64_t r = 0; r < machine.ranks(); ++r) {
-          const auto c = plan.coords_of(r, machine);
-          for (std::size_t i = 0; i < c.size(); ++i) {
-            ASSERT_GE(c[i], 0);
-            ASSERT_LT(c[i], plan.dims[i]);
-          }
-          seen.insert(hcart::row_major_rank(c, plan.dims));
+  std::vector<Machine> machines;
+  for (const char* text : {"node:4 socket:2 core:6", "node:3 core:5", "node:2 socket:2 l3:2 core:3",
+                           "node:[4,4,2] socket:2 core:2", "node:[6,3,6,1] core:6"}) {
+    for (Placement placement : {Placement::Block, Placement::RoundRobin})
+      machines.push_back(Machine::parse(text, placement));
+  }
+  machines.push_back(shuffled_uneven());
+  for (const Machine& machine : machines) {
+    for (Strategy s :
+         {Strategy::Weighted, Strategy::Hierarchical, Strategy::Levelwise, Strategy::Manual}) {
+      PlanOptions options;
+      options.strategy = s;
+      if (s == Strategy::Manual) options.dims = {1, 1, machine.ranks()};
+      const Plan plan = hcart::make_plan(mesh3(120, 240, 480), machine, options);
+      std::set<std::int64_t> seen;
+      for (std::int64_t r = 0; r < machine.ranks(); ++r) {
+        const auto c = plan.coords_of(r, machine);
+        for (std::size_t i = 0; i < c.size(); ++i) {
+          ASSERT_GE(c[i], 0);
+          ASSERT_LT(c[i], plan.dims[i]);
         }
-        EXPECT_EQ(static_cast<std::int64_t>(seen.size()), machine.ranks()) << text;
+        const std::int64_t q = hcart::row_major_rank(c, plan.dims);
+        seen.insert(q);
+        ASSERT_EQ(plan.coords_of_block(machine.block_number(r), machine), c)
+            << machine.to_string() << " " << plan.describe_layout() << " rank " << r;
+        ASSERT_EQ(plan.world_rank_at(q, machine), r)
+            << machine.to_string() << " " << plan.describe_layout() << " rank " << r;
       }
+      EXPECT_EQ(static_cast<std::int64_t>(seen.size()), machine.ranks()) << machine.to_string();
     }
   }
 }
