@@ -36,8 +36,11 @@ std::vector<LevelLoad> exchange_loads(const std::vector<std::int64_t>& bytes,
       per_unit[unit] += c[l];
       load.max_rank_messages = std::max(load.max_rank_messages, c[levels + l]);
     }
-    for (const auto& [unit, unit_bytes] : per_unit)
+    for (const auto& [unit, unit_bytes] : per_unit) {
       load.max_unit_bytes = std::max(load.max_unit_bytes, unit_bytes);
+      load.total_bytes += unit_bytes;
+    }
+    load.units = static_cast<std::int64_t>(per_unit.size());
     loads.push_back(load);
   }
   return loads;

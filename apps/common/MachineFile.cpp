@@ -25,15 +25,20 @@ const nlohmann::json& field(const std::string& path, const nlohmann::json& objec
 nlohmann::json machine_file_json(const MachineTimings& timings, const std::string& source) {
   nlohmann::json levels = nlohmann::json::array();
   for (const LevelTiming& level : timings.levels) {
-    nlohmann::json curve = nlohmann::json::array();
-    for (const ExchangeSample& s : level.exchange)
-      curve.push_back({{"unit_bytes", s.unit_bytes}, {"seconds", s.seconds}});
-    levels.push_back({{"name", level.name},
-                      {"units", level.units},
-                      {"latency_seconds", level.latency},
-                      {"messages_per_rank", level.messages},
-                      {"bandwidth_bytes_per_second", level.bandwidth()},
-                      {"exchange", curve}});
+    auto curve = [](const std::vector<ExchangeSample>& samples) {
+      nlohmann::json out = nlohmann::json::array();
+      for (const ExchangeSample& s : samples)
+        out.push_back({{"unit_bytes", s.unit_bytes}, {"seconds", s.seconds}});
+      return out;
+    };
+    nlohmann::json entry{{"name", level.name},
+                         {"units", level.units},
+                         {"latency_seconds", level.latency},
+                         {"messages_per_rank", level.messages},
+                         {"bandwidth_bytes_per_second", level.bandwidth()},
+                         {"exchange", curve(level.exchange)}};
+    if (!level.pair.empty()) entry["pair"] = curve(level.pair);
+    levels.push_back(entry);
   }
   return {{"schema", schema}, {"machine", timings.machine}, {"source", source}, {"levels", levels}};
 }
@@ -64,6 +69,13 @@ MachineTimings read_machine_file(const std::string& path) {
       level.exchange.push_back(
           {field(path, s, "unit_bytes", "an integer", is_integer).get<std::int64_t>(),
            field(path, s, "seconds", "a number", is_number).get<double>()});
+    }
+    if (l.contains("pair")) { // optional: files measured before pairs were have none
+      for (const nlohmann::json& s : field(path, l, "pair", "an array", is_array)) {
+        level.pair.push_back(
+            {field(path, s, "unit_bytes", "an integer", is_integer).get<std::int64_t>(),
+             field(path, s, "seconds", "a number", is_number).get<double>()});
+      }
     }
     timings.levels.push_back(level);
   }

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 using hcart::ExchangeSample;
@@ -84,6 +85,35 @@ TEST(TimeModel, TheSlowestLevelCountsAndMessagesBeyondTheCalibrationsAddLatency)
   EXPECT_EQ(t.seconds, 0.0);
 }
 
+// The busiest unit's own link (the pair curve) and what the level's units share (the
+// exchange curve, every unit sending, read at the mean load): 3 nodes in a row, the middle
+// one sending twice what each end sends. Both curves are lines through the origin, so the
+// expected times are exact.
+TEST(TimeModel, TheBusiestUnitsLinkAndTheLevelsMeanLoad) {
+  LevelTiming node{"node", 3, 10e-6, 2, {{1000, 2e-3}, {4000, 8e-3}}}; // 2 us per byte
+  node.pair = {{1000, 1e-3}, {4000, 4e-3}};                            // 1 us per byte alone
+  const MachineTimings timings{"node:3 core:2", {node}};
+  // Middle 2000 B, ends 1000 B: 4000 B over 3 nodes, a mean of 1334 B (rounded up).
+  auto t = hcart::predict_exchange_time({{"node", 2000, 2, 4000, 3}}, timings);
+  EXPECT_NEAR(t.seconds, std::max(2000 * 1e-6, 1334 * 2e-6), 1e-15);
+  // An even load (3 x 2000 B): the exchange curve at the busiest unit, as without pairs.
+  t = hcart::predict_exchange_time({{"node", 2000, 2, 6000, 3}}, timings);
+  EXPECT_NEAR(t.seconds, 4e-3, 1e-15);
+  // One unit alone carrying bytes (4000 B over 4 units: a mean of 1000 B): its link.
+  t = hcart::predict_exchange_time({{"node", 4000, 2, 4000, 4}}, timings);
+  EXPECT_NEAR(t.seconds, std::max(4000 * 1e-6, 1000 * 2e-6), 1e-15);
+  // Loads without totals, and figures without a pair curve: the exchange curve at the
+  // busiest unit; the extra messages' latency adds in every case.
+  t = hcart::predict_exchange_time({{"node", 2000, 3}}, timings);
+  EXPECT_NEAR(t.seconds, 4e-3 + 10e-6, 1e-15);
+  LevelTiming no_pair = node;
+  no_pair.pair.clear();
+  t = hcart::predict_exchange_time({{"node", 2000, 2, 4000, 3}}, {"node:3 core:2", {no_pair}});
+  EXPECT_NEAR(t.seconds, 4e-3, 1e-15);
+  EXPECT_DOUBLE_EQ(node.pair_seconds(3000), 3e-3);
+  EXPECT_DOUBLE_EQ(no_pair.pair_seconds(3000), 6e-3);
+}
+
 TEST(TimeModel, ALevelWithBytesNeedsFiguresOfItsName) {
   const MachineTimings timings{"node:2", {{"node", 2, 0, 1, {{1000, 1e-3}}}}};
   EXPECT_NO_THROW(hcart::predict_exchange_time({{"socket", 0, 0}}, timings));
@@ -127,6 +157,11 @@ TEST(TimeModel, InvalidFiguresAreNamed) {
   bad = good;
   bad.exchange[0].seconds = std::nan("");
   EXPECT_NE(message({"m", {bad}}).find("time of nan s"), std::string::npos);
+  bad = good;
+  bad.pair = {{1000, 1e-3}, {1000, 2e-3}};
+  EXPECT_NE(message({"m", {bad}}).find("a pair sample of 1000 unit bytes"), std::string::npos);
+  bad.pair = {{1000, -1.0}};
+  EXPECT_NE(message({"m", {bad}}).find("a pair time of -1 s"), std::string::npos);
 }
 
 TEST(TimeModel, LevelLoadsAreTheTrafficModelsBusiestUnitAndRank) {
@@ -145,4 +180,9 @@ TEST(TimeModel, LevelLoadsAreTheTrafficModelsBusiestUnitAndRank) {
   // A middle rank of a node sends a face to each side within the node.
   EXPECT_EQ(loads[1].max_rank_messages, 2);
   EXPECT_EQ(loads[1].max_unit_bytes, 2 * 8 * 8 * 8);
+  // All together: each node sends its face; inside each node 3 boundaries both ways.
+  EXPECT_EQ(loads[0].total_bytes, 2 * 8 * 8 * 8);
+  EXPECT_EQ(loads[0].units, 2);
+  EXPECT_EQ(loads[1].total_bytes, 2 * 3 * 2 * 8 * 8 * 8);
+  EXPECT_EQ(loads[1].units, 8);
 }

@@ -453,9 +453,16 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
   std::vector<std::pair<double, impl::Candidate>> bounded;
   for (auto& c :
        context.even ? impl::all_level_grids(bytes_only) : std::vector<impl::Candidate>{}) {
+    // The busiest unit's and the level's bytes are exact; the extra messages' latency, left
+    // out, can only add.
     std::vector<LevelLoad> loads;
-    for (const auto& l : c.cost.levels)
-      loads.push_back({l.name, static_cast<std::int64_t>(std::llround(l.busiest)), 0});
+    std::int64_t units = 1;
+    for (std::size_t l = 0; l < c.cost.levels.size(); ++l) {
+      const LevelCost& level = c.cost.levels[l];
+      units *= machine.levels()[l].size;
+      loads.push_back({level.name, static_cast<std::int64_t>(std::llround(level.busiest)), 0,
+                       static_cast<std::int64_t>(std::llround(level.total)), units});
+    }
     bounded.emplace_back(predict_exchange_time(loads, *options.timings).seconds, std::move(c));
   }
   std::stable_sort(bounded.begin(), bounded.end(),

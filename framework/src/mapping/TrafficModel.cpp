@@ -177,7 +177,20 @@ Traffic traffic_model(const Plan& plan, const Machine& machine, const Mesh& mesh
     traffic.levels[depth].max_unit_cost =
         std::max(traffic.levels[depth].max_unit_cost, copied_cost);
   }
+  // The units that hold ranks, per level.
+  std::vector<std::vector<char>> held(depth);
+  for (std::size_t l = 0; l < depth; ++l)
+    held[l].assign(unit_bytes[l].size(), 0);
+  for (std::int64_t r = 0; r < ranks; ++r) {
+    std::int64_t unit = 0;
+    for (std::size_t l = 0; l < depth; ++l) {
+      unit = unit * machine.levels()[l].size + units[r * depth + l];
+      held[l][unit] = 1;
+    }
+  }
+  traffic.levels[depth].units = ranks;
   for (std::size_t l = 0; l < depth; ++l) {
+    traffic.levels[l].units = std::count(held[l].begin(), held[l].end(), 1);
     traffic.levels[l].max_unit_bytes =
         *std::max_element(unit_bytes[l].begin(), unit_bytes[l].end());
     traffic.levels[l].max_unit_cost = *std::max_element(unit_cost[l].begin(), unit_cost[l].end());

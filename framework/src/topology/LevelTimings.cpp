@@ -44,15 +44,20 @@ double pingpong(MPI_Comm leaders, int round_trips) {
 // `count` exchanges back to back, each `half` bytes to the next and to the previous unit's
 // rank of the same place and the same received from them (with two units, both halves in
 // one message to the other). Returns the slowest rank's time per exchange (all of `comm`).
+// A rank without partners (MPI_COMM_NULL: a unit left idle) only joins the barrier and the
+// reduction.
 double exchange(MPI_Comm comm, MPI_Comm partners, std::vector<char>& send, std::vector<char>& recv,
                 int half, int count) {
   int rank = 0, size = 0;
-  HCART_MPI_CHECK(MPI_Comm_rank(partners, &rank));
-  HCART_MPI_CHECK(MPI_Comm_size(partners, &size));
-  const int next = (rank + 1) % size, previous = (rank + size - 1) % size;
+  if (partners != MPI_COMM_NULL) {
+    HCART_MPI_CHECK(MPI_Comm_rank(partners, &rank));
+    HCART_MPI_CHECK(MPI_Comm_size(partners, &size));
+  }
+  const int next = size > 0 ? (rank + 1) % size : 0;
+  const int previous = size > 0 ? (rank + size - 1) % size : 0;
   HCART_MPI_CHECK(MPI_Barrier(comm));
   const double t0 = MPI_Wtime();
-  for (int k = 0; k < count; ++k) {
+  for (int k = 0; k < count && size > 0; ++k) {
     MPI_Request requests[4];
     int posted = 0;
     if (size == 2) {
@@ -128,6 +133,15 @@ MachineTimings measure_level_timings(MPI_Comm comm, const Machine& machine,
     HCART_MPI_CHECK(
         MPI_Comm_split(parent, place, static_cast<int>(levels.unit_index(l)), &partners_handle));
     const Communicator partners(partners_handle);
+    // The same places in units 0 and 1 alone (levels of 3 units or more): the pair curve.
+    MPI_Comm pair_handle = MPI_COMM_NULL;
+    const bool pairs = levels.units(l) >= 3;
+    if (pairs) {
+      const int index = static_cast<int>(levels.unit_index(l));
+      HCART_MPI_CHECK(
+          MPI_Comm_split(partners.get(), index < 2 ? 0 : MPI_UNDEFINED, index, &pair_handle));
+    }
+    const Communicator pair(pair_handle);
 
     // The volumes (each rank sends `half` bytes to each side), then `passes` sweeps over
     // them: a slow drift of the machine spreads over every volume instead of bending the
@@ -140,7 +154,7 @@ MachineTimings measure_level_timings(MPI_Comm comm, const Machine& machine,
       if (halves.empty() || half > halves.back()) halves.push_back(half);
       if (target >= options.max_unit_bytes) break;
     }
-    std::vector<std::vector<double>> times(halves.size());
+    std::vector<std::vector<double>> times(halves.size()), pair_times(halves.size());
     std::vector<char> send(static_cast<std::size_t>(2 * halves.back()), 1);
     std::vector<char> recv(send.size(), 0);
     for (int pass = 0; pass < options.passes; ++pass) {
@@ -161,10 +175,19 @@ MachineTimings measure_level_timings(MPI_Comm comm, const Machine& machine,
             options.batch_unit_bytes / unit_bytes, 1, options.batch_exchanges));
         for (int r = 0; r < options.repetitions; ++r)
           times[v].push_back(exchange(comm, partners.get(), send, recv, half, batch));
+        if (!pairs) continue;
+        for (std::int64_t sent = 0; sent < std::max(options.warmup_unit_bytes, unit_bytes);
+             sent += unit_bytes) {
+          exchange(comm, pair.get(), send, recv, half, 1);
+        }
+        for (int r = 0; r < options.repetitions; ++r)
+          pair_times[v].push_back(exchange(comm, pair.get(), send, recv, half, batch));
       }
     }
-    for (std::size_t v = 0; v < halves.size(); ++v)
+    for (std::size_t v = 0; v < halves.size(); ++v) {
       level.exchange.push_back({2 * halves[v] * unit_ranks, median(times[v])});
+      if (pairs) level.pair.push_back({2 * halves[v] * unit_ranks, median(pair_times[v])});
+    }
     timings.levels.push_back(level);
   }
   return timings;

@@ -41,6 +41,7 @@ struct LevelTraffic {
                                       ///< the most one rank copies locally)
   std::int64_t messages = 0;          ///< number of such messages
   std::int64_t max_rank_messages = 0; ///< most such messages one rank sends
+  std::int64_t units = 0;             ///< units of this level that hold ranks ("self": ranks)
   double cost = 0;                    ///< cost-weighted bytes (hcart/mapping/PlanCost.hpp)
   double max_unit_cost = 0;           ///< most cost-weighted bytes sent by one unit
 };

@@ -19,6 +19,9 @@
 //              sample is `batch_exchanges` exchanges back to back, fewer where they would
 //              pass `batch_unit_bytes` per unit (at least one), so that the pause around
 //              the timing does not leave a small volume's link idle
+//   pair       on levels of 3 units or more, the same at every volume right after the
+//              exchange's samples, but with units 0 and 1 of every parent alone (the
+//              others idle): what one link carries without the rest of the level's traffic
 // Levels with one unit per parent carry no traffic and are left out.
 //
 //   hcart::MachineTimings t = hcart::measure_level_timings(MPI_COMM_WORLD, machine, rank);
