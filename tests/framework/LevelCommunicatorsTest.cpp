@@ -1,14 +1,20 @@
 // hcart::LevelCommunicators: for every synthetic machine of the rank count and both rank
 // numberings, each level's unit communicator holds the ranks of one unit, every member
-// has the unit index the decomposition gives it, and the leaders are rank 0 of each unit.
+// has the unit index the decomposition gives it, and the leaders are rank 0 of each unit;
+// the calibration (measure_level_timings) on uneven machines.
 #include "Specs.hpp"
 #include "SyntheticMachines.hpp"
 #include "WorldRanks.hpp"
 
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/topology/LevelCommunicators.hpp>
+#include <hcart/topology/LevelTimings.hpp>
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
 
 using hcart::Decomposition;
 using hcart::DecompositionOptions;
@@ -48,6 +54,42 @@ TEST(LevelCommunicators, UnitsAndLeadersFollowTheMachine) {
           EXPECT_EQ(leaders, levels.units(l));
         }
       }
+    }
+  }
+}
+
+// The calibration on uneven machines (nodes of different rank counts, round-robin and
+// block): every rank sends the same, so partners agree on the message sizes and nothing
+// hangs or truncates; the node level gets increasing curves, and a pair curve when it has 3
+// units or more.
+TEST(LevelCommunicators, CalibrationRunsOnUnevenMachines) {
+  const int P = hcart::test::world_size();
+  if (P < 3) GTEST_SKIP() << "an uneven machine needs 3 ranks";
+  std::vector<std::string> machines{"node:[" + std::to_string(P - 1) +
+                                    ",1] core:" + std::to_string(P - 1)};
+  if (P >= 4)
+    machines.push_back("node:[2x" + std::to_string(P / 2 - 1) + "," +
+                       std::to_string(P - 2 * (P / 2 - 1)) +
+                       "] core:" + std::to_string(std::max(2, P - 2 * (P / 2 - 1))));
+  hcart::LevelTimingOptions options;
+  options.min_unit_bytes = 1024;
+  options.max_unit_bytes = 8192;
+  options.repetitions = 1;
+  options.passes = 1;
+  options.warmup_unit_bytes = 0;
+  options.pingpongs = 2;
+  for (const auto& text : machines) {
+    for (Placement placement : {Placement::Block, Placement::RoundRobin}) {
+      const hcart::Machine machine = hcart::Machine::parse(text, placement);
+      const hcart::MachineTimings t =
+          hcart::measure_level_timings(MPI_COMM_WORLD, machine, hcart::test::world_rank(), options);
+      ASSERT_FALSE(t.levels.empty()) << text;
+      const hcart::LevelTiming& node = t.levels[0];
+      EXPECT_EQ(node.name, "node");
+      EXPECT_EQ(node.units, machine.levels()[0].size);
+      EXPECT_NO_THROW(hcart::validate(t)) << text;
+      EXPECT_GE(node.exchange.size(), 2u) << text;
+      EXPECT_EQ(node.pair.empty(), node.units < 3) << text;
     }
   }
 }

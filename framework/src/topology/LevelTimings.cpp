@@ -21,9 +21,10 @@ double median(std::vector<double> v) {
 // 0 on every other rank.
 double pingpong(MPI_Comm leaders, int round_trips) {
   if (leaders == MPI_COMM_NULL) return 0;
-  int rank = 0;
+  int rank = 0, size = 0;
   HCART_MPI_CHECK(MPI_Comm_rank(leaders, &rank));
-  if (rank > 1) return 0;
+  HCART_MPI_CHECK(MPI_Comm_size(leaders, &size));
+  if (rank > 1 || size < 2) return 0; // a parent of one unit (an uneven level) has no pair
   const int other = 1 - rank;
   double payload = 0;
   std::vector<double> trips;
@@ -129,6 +130,9 @@ MachineTimings measure_level_timings(MPI_Comm comm, const Machine& machine,
     int place = 0, unit_ranks = 0;
     HCART_MPI_CHECK(MPI_Comm_rank(levels.unit(l), &place));
     HCART_MPI_CHECK(MPI_Comm_size(levels.unit(l), &unit_ranks));
+    // On an uneven level every rank sends the same (partners must agree on the sizes), and
+    // a sample counts what the fullest unit sends.
+    HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &unit_ranks, 1, MPI_INT, MPI_MAX, comm));
     MPI_Comm partners_handle = MPI_COMM_NULL;
     HCART_MPI_CHECK(
         MPI_Comm_split(parent, place, static_cast<int>(levels.unit_index(l)), &partners_handle));

@@ -22,7 +22,9 @@
 //   pair       on levels of 3 units or more, the same at every volume right after the
 //              exchange's samples, but with units 0 and 1 of every parent alone (the
 //              others idle): what one link carries without the rest of the level's traffic
-// Levels with one unit per parent carry no traffic and are left out.
+// On an uneven level (units holding different rank counts) every rank sends the same, and a
+// sample's bytes are the fullest unit's. Levels with one unit per parent carry no traffic and
+// are left out.
 //
 //   hcart::MachineTimings t = hcart::measure_level_timings(MPI_COMM_WORLD, machine, rank);
 #pragma once
