@@ -67,10 +67,9 @@ TEST(LevelCommunicators, CalibrationRunsOnUnevenMachines) {
   if (P < 3) GTEST_SKIP() << "an uneven machine needs 3 ranks";
   std::vector<std::string> machines{"node:[" + std::to_string(P - 1) +
                                     ",1] core:" + std::to_string(P - 1)};
-  if (P >= 4)
-    machines.push_back("node:[2x" + std::to_string(P / 2 - 1) + "," +
-                       std::to_string(P - 2 * (P / 2 - 1)) +
-                       "] core:" + std::to_string(std::max(2, P - 2 * (P / 2 - 1))));
+  if (P >= 4) { // 3 nodes: a pair curve too
+    machines.push_back("node:[" + std::to_string(P - 2) + ",1,1] core:" + std::to_string(P - 2));
+  }
   hcart::LevelTimingOptions options;
   options.min_unit_bytes = 1024;
   options.max_unit_bytes = 8192;
