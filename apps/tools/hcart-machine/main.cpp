@@ -8,8 +8,9 @@
 // sockets, NUMA nodes, L3 caches and cores from each rank's hwloc binding; docs/design.md,
 // 'The hardware hierarchy'), or takes a synthetic one (--machine or $HCART_MACHINE), prints
 // every rank's place in it, then plans a mesh for it with every strategy side by side (as
-// hcart-plan does). With --measure it then measures every level's latency and exchange curve
-// (hcart/topology/LevelTimings.hpp) and writes them to a machine file (docs/machine-file.md)
+// hcart-plan does). With --measure it then measures every level's latency, exchange curve
+// and, on levels of 3 units or more, pair curve (hcart/topology/LevelTimings.hpp) and writes
+// them to a machine file (docs/machine-file.md)
 // that hcart-plan, hcart-strategy-bench and the apps' compare mode read with --machine-file
 // to predict the time of one halo exchange per strategy.
 #include "MachineFile.hpp"

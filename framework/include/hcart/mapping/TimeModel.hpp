@@ -1,5 +1,5 @@
 // hcart::TimeModel: from the bytes of a halo exchange to its seconds, with figures measured
-// on the machine (docs/algorithms.md, 'Time model').
+// on the machine (docs/machine-file.md, 'The model').
 //
 // A machine's levels (nodes, then sockets, ...) each get a LevelTiming, measured by
 // hcart::measure_level_timings (topology/LevelTimings.hpp, run by `hcart-machine --measure`):
