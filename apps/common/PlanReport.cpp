@@ -209,10 +209,10 @@ void print_table(std::ostream& out, const PlanRequest& request,
          "factorization and the seed's levelwise rule minimise (w_i = G c_i h_i / g_i: the "
          "bytes one cut costs, scaled by the cost factors c_i).\n";
   if (request.timings) {
-    out << "predicted time: per level, the machine file's exchange time at the busiest unit's "
-           "bytes plus its latency for each message a rank sends beyond the calibration's; the "
-           "slowest level "
-           "counts (figures measured on "
+    out << "predicted time: per level, the larger of the busiest unit's own link (the machine "
+           "file's pair curve, where measured) at its bytes and the level's exchange curve at "
+           "its units' mean bytes, plus its latency for each message a rank sends beyond the "
+           "calibration's; the slowest level counts (figures measured on "
         << request.timings->machine << ", docs/machine-file.md).\n";
   }
   for (const auto& o : outcomes) {
