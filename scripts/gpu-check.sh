@@ -8,6 +8,9 @@
 #
 # STEPs, in this order when none is named: setup build test bench cpu
 #   setup  the kit's setup.sh (parallel HDF5, toml11, Kokkos 4.6.01 CUDA + OpenMP builds)
+#   unpack instead of setup and build: the builds scripts/gpu-pack.sh packed into the kit
+#          elsewhere, put back at their paths (build-cuda and build-openmp link to them);
+#          only the kit's HDF5 packages are installed
 #   build  build-cuda (nvcc_wrapper, Kokkos CUDA) and build-openmp (host compiler, OpenMP)
 #   test   the whole suite of build-cuda (ranks share the GPU); JUnit XML and a log
 #   bench  on the GPU: Jacobi sweep against the device copy over a sweep of mesh sizes; a
@@ -22,10 +25,15 @@
 # fit: nvidia-smi present, at least one GPU, a driver of the R580 series or newer (CUDA 13),
 # and a compute mode that lets several processes share a GPU (Default; Exclusive_Process
 # only with MPS). Several ranks share one GPU through MPS when nvidia-cuda-mps-control is
-# there (the script starts and stops its daemon); without it they time-slice the GPU, and
+# there and HCART_GPU_MPS is not 0 (the script starts and stops its daemon); without it they
+# time-slice the GPU, and
 # tests of more than HCART_GPU_MAX_RANKS ranks per GPU (default 4) are left out, by name.
 # Every step runs under a time limit (seconds: HCART_GPU_LIMIT_SETUP 300, _BUILD 600,
-# _TEST 900, _BENCH 600, _CPU 300), so one hung test cannot take the whole run.
+# _TEST 900, _BENCH 600, _CPU 300), so one hung test cannot take the whole run, and
+# HCART_GPU_DEADLINE (seconds from the start; none by default) caps every command so the
+# whole run ends in time (a command that would get under 5 s is left out). The test step runs
+# HCART_GPU_TEST_JOBS tests at once (default 4) and leaves out, besides, the tests matched by
+# the regular expression HCART_GPU_TEST_EXCLUDE.
 # Logs and JSON go to HCART_GPU_LOGS (default out/gpu); when $OUT is set (the device tool's
 # results folder) they are packed at the end, also after a failure, into
 # $OUT/gpu-check.tar.gz, beside a copy of summary.txt.
@@ -40,9 +48,9 @@ steps=()
 while [ $# -gt 0 ]; do
   case $1 in
     --kit) kit=${2:?--kit needs a folder}; shift 2 ;;
-    setup|build|test|bench|cpu) steps+=("$1"); shift ;;
-    -h|--help) sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "gpu-check.sh: unknown argument '$1' (expected --kit DIR or setup|build|test|bench|cpu)" >&2; exit 2 ;;
+    setup|unpack|build|test|bench|cpu) steps+=("$1"); shift ;;
+    -h|--help) sed -n '2,44p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "gpu-check.sh: unknown argument '$1' (expected --kit DIR or setup|unpack|build|test|bench|cpu)" >&2; exit 2 ;;
   esac
 done
 [ ${#steps[@]} -gt 0 ] || steps=(setup build test bench cpu)
@@ -60,12 +68,20 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 say() { echo "gpu-check.sh: $*" | tee -a "$out/summary.txt"; }
 refuse() { echo "gpu-check.sh: $*" | tee -a "$out/summary.txt" >&2; exit 2; }
 limit=600 # seconds, per command: set by each step
+deadline=${HCART_GPU_DEADLINE:-0}
 timed() { # label, command...: runs it with its output in $out/<label>.log, within $limit s
-  local label=$1 start=$SECONDS rc=0
+  local label=$1 start=$SECONDS rc=0 cap=$limit
   shift
-  timeout --kill-after=20 "$limit" "$@" >"$out/$label.log" 2>&1 || rc=$?
+  if [ "$deadline" -gt 0 ]; then
+    [ $((deadline - SECONDS)) -lt "$cap" ] && cap=$((deadline - SECONDS))
+    if [ "$cap" -lt 5 ]; then
+      say "$label: left out, the deadline of $deadline s is reached"
+      return 124
+    fi
+  fi
+  timeout --kill-after=10 "$cap" "$@" >"$out/$label.log" 2>&1 || rc=$?
   if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-    say "$label: stopped at the time limit of $limit s (log: $label.log)"
+    say "$label: stopped at the time limit of $cap s (log: $label.log)"
   else
     say "$label: exit $rc after $((SECONDS - start)) s (log: $label.log)"
   fi
@@ -106,7 +122,7 @@ preflight() {
   [ "$major" -ge 580 ] || refuse "driver $driver: CUDA 13 needs the R580 series or newer"
   modes=$(echo "$query" | awk -F', *' '{print $4}' | sort -u | paste -sd, -)
   local mps=0
-  command -v nvidia-cuda-mps-control >/dev/null && mps=1
+  command -v nvidia-cuda-mps-control >/dev/null && [ "${HCART_GPU_MPS:-1}" != 0 ] && mps=1
   case "$modes" in
     Default) ;;
     Exclusive_Process) [ "$mps" -eq 1 ] ||
@@ -141,6 +157,52 @@ step_setup() {
   lscpu >"$out/lscpu.txt" 2>&1 || true
 }
 
+# Builds packed elsewhere by scripts/gpu-pack.sh: back at the paths they were built at (their
+# ctest files name them), the checkout reachable at the path it had there, and the kit's
+# libraries used only where this machine lacks one.
+step_unpack() {
+  limit=${HCART_GPU_LIMIT_SETUP:-300}
+  local pre=$kit/prebuilt name dir source lib
+  [ -f "$pre/builds.txt" ] || refuse "no $pre/builds.txt: pack the builds first (scripts/gpu-pack.sh)"
+  if [ ! -x /usr/bin/h5pcc.openmpi ]; then
+    for deb in "$kit"/device/debs/*.deb; do
+      case $(basename "$deb") in
+        libaec0_*|libsz2_*) ls /usr/lib/x86_64-linux-gnu/libsz.so.2 >/dev/null 2>&1 && continue ;;
+      esac
+      dpkg -x "$deb" /
+    done
+  fi
+  source=$(awk '$1 == "source" {print $2}' "$pre/builds.txt")
+  if [ -n "$source" ] && [ "$source" != "$(pwd)" ] && [ ! -e "$source" ]; then
+    mkdir -p "$(dirname "$source")"
+    ln -s "$(pwd)" "$source"
+  fi
+  while read -r name dir; do
+    [ "$name" = source ] && continue
+    tar -xzf "$pre/$name.tar.gz" -C /
+    rm -rf "build-$name"
+    ln -s "$dir" "build-$name"
+    say "unpacked build-$name -> $dir"
+  done <"$pre/builds.txt"
+  mkdir -p /usr/local/lib/hcart-fallback
+  for lib in "$pre"/lib/*.so*; do
+    [ -e "$lib" ] || continue
+    ldconfig -p | awk -v n="$(basename "$lib")" '$1 == n {f = 1} END {exit !f}' || { cp "$lib" /usr/local/lib/hcart-fallback/; say "library from the kit: $(basename "$lib")"; }
+  done
+  echo /usr/local/lib/hcart-fallback >/etc/ld.so.conf.d/hcart-fallback.conf
+  ldconfig
+  local tool
+  for tool in mpiexec cmake python3; do # the ctest files name them at Debian's paths
+    [ -x "/usr/bin/$tool" ] || ! command -v "$tool" >/dev/null ||
+      { ln -s "$(command -v "$tool")" "/usr/bin/$tool" && say "/usr/bin/$tool -> $(command -v "$tool")"; }
+  done
+  local missing
+  missing=$(find build-cuda/bin/ build-openmp/bin/ -type f -perm -u+x -exec ldd {} + 2>/dev/null | grep "not found" | sort -u || true)
+  [ -z "$missing" ] || say "libraries not found: $(echo "$missing" | tr -s ' \t\n' ' ')"
+  nvidia-smi >"$out/nvidia-smi.txt" 2>&1 || true
+  lscpu >"$out/lscpu.txt" 2>&1 || true
+}
+
 configure_and_build() { # dir, kokkos prefix, extra cmake flags...
   local dir=$1 prefix=$2
   shift 2
@@ -163,9 +225,10 @@ step_test() {
     for np in $(seq $((max_ranks + 1)) 16); do skip+=("\\.np${np}\$"); done
     [ ${#skip[@]} -gt 0 ] && say "left out: tests of $((max_ranks + 1)) or more ranks"
   fi
+  [ -n "${HCART_GPU_TEST_EXCLUDE:-}" ] && skip+=("$HCART_GPU_TEST_EXCLUDE") && say "left out: $HCART_GPU_TEST_EXCLUDE"
   local exclude=()
   [ ${#skip[@]} -gt 0 ] && exclude=(-E "$(IFS='|'; echo "${skip[*]}")")
-  timed test-cuda env OMP_NUM_THREADS=2 ctest --test-dir build-cuda --output-on-failure -j 4 \
+  timed test-cuda env OMP_NUM_THREADS=2 ctest --test-dir build-cuda --output-on-failure -j "${HCART_GPU_TEST_JOBS:-4}" \
     "${exclude[@]}" --output-junit "$out/test-cuda.xml" || true
   grep -E "tests passed|tests failed" "$out/test-cuda.log" | tee -a "$out/summary.txt" || true
 }
