@@ -18,6 +18,8 @@
 #          halo exchange split (pack, MPI, unpack, and a device copy of the same bytes) on 2
 #          and 4 ranks; Jacobi3D and ZEUS runs with JSON reports, and ZEUS on the GPU
 #          against the same deck on the CPU build
+#   tiles  (only when named) the copy kernel and the Jacobi sweep at 256^3 and 512^3 for
+#          each device tiling in HCART_GPU_TILES (HCART_DEVICE_TILES values)
 #   cpu    the host CPU: Jacobi3D at every ranks x threads layout of its cores (P x 1,
 #          sqrt(P) x sqrt(P), 1 x P; ranks bound to cores) and the copy bandwidth of P ranks;
 #          ZEUS Sod and Sedov on P ranks (zone updates per second against the GPU's)
@@ -33,7 +35,7 @@
 # HCART_GPU_DEADLINE (seconds from the start; none by default) caps every command so the
 # whole run ends in time (a command that would get under 5 s is left out). The test step runs
 # HCART_GPU_TEST_JOBS tests at once (default 4) and leaves out, besides, the tests matched by
-# the regular expression HCART_GPU_TEST_EXCLUDE.
+# the regular expression HCART_GPU_TEST_EXCLUDE; HCART_GPU_TEST_ONLY runs only those it matches.
 # Logs and JSON go to HCART_GPU_LOGS (default out/gpu); when $OUT is set (the device tool's
 # results folder) they are packed at the end, also after a failure, into
 # $OUT/gpu-check.tar.gz, beside a copy of summary.txt.
@@ -48,9 +50,9 @@ steps=()
 while [ $# -gt 0 ]; do
   case $1 in
     --kit) kit=${2:?--kit needs a folder}; shift 2 ;;
-    setup|unpack|build|test|bench|cpu) steps+=("$1"); shift ;;
-    -h|--help) sed -n '2,44p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "gpu-check.sh: unknown argument '$1' (expected --kit DIR or setup|unpack|build|test|bench|cpu)" >&2; exit 2 ;;
+    setup|unpack|build|test|bench|tiles|cpu) steps+=("$1"); shift ;;
+    -h|--help) sed -n '2,/^set -euo/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "gpu-check.sh: unknown argument '$1' (expected --kit DIR or setup|unpack|build|test|bench|tiles|cpu)" >&2; exit 2 ;;
   esac
 done
 [ ${#steps[@]} -gt 0 ] || steps=(setup build test bench cpu)
@@ -228,6 +230,7 @@ step_test() {
   [ -n "${HCART_GPU_TEST_EXCLUDE:-}" ] && skip+=("$HCART_GPU_TEST_EXCLUDE") && say "left out: $HCART_GPU_TEST_EXCLUDE"
   local exclude=()
   [ ${#skip[@]} -gt 0 ] && exclude=(-E "$(IFS='|'; echo "${skip[*]}")")
+  [ -n "${HCART_GPU_TEST_ONLY:-}" ] && exclude+=(-R "$HCART_GPU_TEST_ONLY") && say "only: $HCART_GPU_TEST_ONLY"
   timed test-cuda env OMP_NUM_THREADS=2 ctest --test-dir build-cuda --output-on-failure -j "${HCART_GPU_TEST_JOBS:-4}" \
     "${exclude[@]}" --output-junit "$out/test-cuda.xml" || true
   grep -E "tests passed|tests failed" "$out/test-cuda.log" | tee -a "$out/summary.txt" || true
@@ -262,6 +265,20 @@ step_bench() {
     last=$(cd "$out/zeus-$deck-cuda" 2>/dev/null && ls zeus_*.h5 | tail -1) || true
     [ -n "$last" ] && timed "zeus-$deck-gpu-vs-cpu" "$b/hcart-compare" --relative 1e-12 \
       "$out/zeus-$deck-cuda/$last" "$out/zeus-$deck-openmp/$last" || true
+  done
+}
+
+# The device tiles of hcart's 3D policy (HCART_DEVICE_TILES, hcart/grid/Loops.hpp): the copy
+# kernel and hcart's Jacobi sweep at 256^3 and 512^3 for each setting in HCART_GPU_TILES.
+step_tiles() {
+  limit=${HCART_GPU_LIMIT_BENCH:-600}
+  local b=build-cuda/bin t n
+  for t in ${HCART_GPU_TILES:-kokkos 64/64 128/64 256/64 512/64 1024/64 128/32 256/32}; do
+    for n in 256 512; do
+      timed "tiles-${t//\//-}-$n" env HCART_DEVICE_TILES="$t" "$b/hcart-mpiexec" -n 1 \
+        "$b/hcart-bench-jacobi" --roofline --size "$n" --iterations 50 --repeats 3 \
+        --json "$out/tiles-${t//\//-}-$n.json" || true
+    done
   done
 }
 

@@ -1,5 +1,6 @@
 // hcart::Box and the loops over boxes (hcart/grid/Loops.hpp): box arithmetic, and every
 // cell of a box visited exactly once by for_each_cell, reductions over it, empty boxes.
+#include <hcart/core/Error.hpp>
 #include <hcart/grid/Box.hpp>
 #include <hcart/grid/Field.hpp>
 #include <hcart/grid/FieldAccessor.hpp>
@@ -7,8 +8,10 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstdint>
 #include <cstring>
+#include <string>
 
 namespace {
 // Adds one to every cell it visits.
@@ -60,6 +63,76 @@ TEST(Loops, EveryCellOfTheBoxOnceAndNothingElse) {
       for (int k = 0; k < 11; ++k)
         wrong += host(i, j, k) != (box.contains(i, j, k) ? 1 : 0);
   EXPECT_EQ(wrong, 0);
+}
+
+// The device tiles: a warp's threads on consecutive cells of a row, no idle threads on thin
+// boxes, at most the block's threads (worked out by hand from the rule in Loops.hpp).
+TEST(Loops, DeviceTilesGiveAWarpARow) {
+  const hcart::impl::DeviceTiling tiling; // 256 threads, 64 along k
+  auto tiles = [&](std::array<int, 3> n) {
+    return hcart::impl::device_tiles(hcart::make_box({0, 0, 0}, n), tiling);
+  };
+  EXPECT_EQ(tiles({512, 512, 512}), (std::array<int, 3>{1, 4, 64}));
+  EXPECT_EQ(tiles({512, 512, 1}), (std::array<int, 3>{1, 256, 1})); // a k face
+  EXPECT_EQ(tiles({1, 512, 512}), (std::array<int, 3>{1, 4, 64}));  // an i face
+  EXPECT_EQ(tiles({512, 1, 512}), (std::array<int, 3>{4, 1, 64}));  // a j face
+  EXPECT_EQ(tiles({3, 5, 7}), (std::array<int, 3>{4, 8, 8}));       // whole powers of two
+  EXPECT_EQ(tiles({200, 4, 4}), (std::array<int, 3>{16, 4, 4}));
+  EXPECT_EQ(tiles({0, 0, 0}), (std::array<int, 3>{1, 1, 1})); // empty
+  const hcart::impl::DeviceTiling small{64, 16, false};
+  EXPECT_EQ(hcart::impl::device_tiles(hcart::make_box({0, 0, 0}, {9, 9, 100}), small),
+            (std::array<int, 3>{1, 4, 16}));
+}
+
+TEST(Loops, DeviceTilingReadsItsSetting) {
+  using hcart::impl::parse_device_tiling;
+  EXPECT_EQ(parse_device_tiling(nullptr).threads, 256);
+  EXPECT_EQ(parse_device_tiling("").k_tile, 64);
+  EXPECT_TRUE(parse_device_tiling("kokkos").kokkos_default);
+  const hcart::impl::DeviceTiling t = parse_device_tiling("128/32");
+  EXPECT_EQ(t.threads, 128);
+  EXPECT_EQ(t.k_tile, 32);
+  EXPECT_FALSE(t.kokkos_default);
+  for (const char* bad : {"256", "256/", "/64", "100/64", "256/128", "2048/64", "16/16", "32/64",
+                          "256/64x", "abc", "256/-4"}) {
+    try {
+      parse_device_tiling(bad);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const hcart::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("'") + bad + "'"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+// Boxes of every shape the exchanger and the kernels use, through the portable pattern (the
+// device tiles on a GPU): every cell once, and a reduction equal to its closed form.
+TEST(Loops, EveryCellOnceOnFacesAndOddShapes) {
+  const hcart::Field<int> visits("visits", 9, 70, 150);
+  const hcart::Box boxes[] = {
+      hcart::make_box({0, 0, 0}, {9, 70, 150}), hcart::make_box({4, 0, 0}, {5, 70, 150}),
+      hcart::make_box({0, 3, 0}, {9, 4, 150}), hcart::make_box({0, 0, 149}, {9, 70, 150}),
+      hcart::make_box({1, 2, 3}, {8, 67, 133})};
+  for (const hcart::Box& box : boxes) {
+    Kokkos::deep_copy(visits, 0);
+    hcart::for_each_cell("touch", box, Touch{visits}, hcart::LoopPattern::Portable);
+    const auto host = hcart::host_copy(visits);
+    long wrong = 0;
+    for (int i = 0; i < 9; ++i)
+      for (int j = 0; j < 70; ++j)
+        for (int k = 0; k < 150; ++k)
+          wrong += host(i, j, k) != (box.contains(i, j, k) ? 1 : 0);
+    EXPECT_EQ(wrong, 0) << "box of " << box.extent(0) << "x" << box.extent(1) << "x"
+                        << box.extent(2);
+    long long expected = 0;
+    for (int i = box.lo[0]; i < box.hi[0]; ++i)
+      for (int j = box.lo[1]; j < box.hi[1]; ++j)
+        for (int k = box.lo[2]; k < box.hi[2]; ++k)
+          expected += 10000LL * i + 100LL * j + k;
+    long long sum = 0;
+    hcart::reduce_cells("sum", box, SumOfIndices{}, sum, hcart::LoopPattern::Portable);
+    EXPECT_EQ(sum, expected);
+  }
 }
 
 TEST(Loops, ReductionsOverABox) {

@@ -17,7 +17,8 @@
 //                          when the functor reads contiguous memory (hcart::FieldAccessor:
 //                          pointer arithmetic with a unit stride it can see);
 //   LoopPattern::Portable  (devices) Kokkos' 3D MDRange policy, one cell per work item, k
-//                          fastest (Kokkos' default tiles).
+//                          fastest; on a device, tiles that give a warp consecutive cells
+//                          of a row (impl::device_tiles, HCART_DEVICE_TILES).
 // Rows shorter than kShortestRow cells run through the 3D policy on the host too, unless
 // the call names the pattern. The functor sees the same cells with the same values on every
 // pattern, so its results do not depend on the pattern (the suite compares them bitwise);
@@ -31,6 +32,7 @@
 #include <hcart/grid/Box.hpp>
 #include <hcart/grid/Field.hpp>
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -38,9 +40,44 @@
 
 namespace hcart {
 
+namespace impl {
+
+/// \brief How policy_of tiles a box on a device backend: blocks of `threads` threads, at
+/// most `k_tile` of them along k; or Kokkos' own default tiles. Read once from the
+/// environment variable HCART_DEVICE_TILES ("THREADS/K", e.g. "256/64", or "kokkos"); unset,
+/// 256/64. A value it cannot read is an InputError naming it.
+struct DeviceTiling {
+  int threads = 256;
+  int k_tile = 64;
+  bool kokkos_default = false;
+};
+const DeviceTiling& device_tiling();
+/// \brief The tiling a value of HCART_DEVICE_TILES names (null or empty: the default).
+DeviceTiling parse_device_tiling(const char* text);
+
+/// \brief The tiles (i, j, k) of a device policy over `box`: as many threads along k as the
+/// box has cells there (a power of two, at most k_tile), then along j, then along i, up to
+/// `threads` in all. Kokkos' CUDA and HIP backends give a tile's first index to the block's x
+/// threads, and consecutive threads of a warp are consecutive x first: a tile of 1 along i and
+/// j with k_tile along k makes a warp read consecutive cells of a row (k is Field's fastest
+/// index). Kokkos' default tiles (2, 2, 16) give a warp 4 rows of 8 cells, leave half the
+/// threads idle on a one-cell-thick box and 15 of 16 on a k face.
+std::array<int, 3> device_tiles(const Box& box, const DeviceTiling& tiling);
+
+} // namespace impl
+
 /// \brief The grid's 3D policy over `box` (k fastest); an empty box gives an empty policy.
+/// On a device backend its tiles are impl::device_tiles'.
 inline GridPolicy policy_of(const Box& box) {
   auto top = [&](int d) { return box.hi[d] > box.lo[d] ? box.hi[d] : box.lo[d]; };
+  if constexpr (!host_execution) {
+    const impl::DeviceTiling& tiling = impl::device_tiling();
+    if (!tiling.kokkos_default) {
+      const std::array<int, 3> t = impl::device_tiles(box, tiling);
+      return GridPolicy({box.lo[0], box.lo[1], box.lo[2]}, {top(0), top(1), top(2)},
+                        {t[0], t[1], t[2]});
+    }
+  }
   return GridPolicy({box.lo[0], box.lo[1], box.lo[2]}, {top(0), top(1), top(2)});
 }
 
