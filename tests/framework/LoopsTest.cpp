@@ -68,16 +68,16 @@ TEST(Loops, EveryCellOfTheBoxOnceAndNothingElse) {
 // The device tiles: a warp's threads on consecutive cells of a row, no idle threads on thin
 // boxes, at most the block's threads (worked out by hand from the rule in Loops.hpp).
 TEST(Loops, DeviceTilesGiveAWarpARow) {
-  const hcart::impl::DeviceTiling tiling; // 256 threads, 64 along k
+  const hcart::impl::DeviceTiling tiling; // 128 threads, 64 along k
   auto tiles = [&](std::array<int, 3> n) {
     return hcart::impl::device_tiles(hcart::make_box({0, 0, 0}, n), tiling);
   };
-  EXPECT_EQ(tiles({512, 512, 512}), (std::array<int, 3>{1, 4, 64}));
-  EXPECT_EQ(tiles({512, 512, 1}), (std::array<int, 3>{1, 256, 1})); // a k face
-  EXPECT_EQ(tiles({1, 512, 512}), (std::array<int, 3>{1, 4, 64}));  // an i face
-  EXPECT_EQ(tiles({512, 1, 512}), (std::array<int, 3>{4, 1, 64}));  // a j face
-  EXPECT_EQ(tiles({3, 5, 7}), (std::array<int, 3>{4, 8, 8}));       // whole powers of two
-  EXPECT_EQ(tiles({200, 4, 4}), (std::array<int, 3>{16, 4, 4}));
+  EXPECT_EQ(tiles({512, 512, 512}), (std::array<int, 3>{1, 2, 64}));
+  EXPECT_EQ(tiles({512, 512, 1}), (std::array<int, 3>{1, 128, 1})); // a k face
+  EXPECT_EQ(tiles({1, 512, 512}), (std::array<int, 3>{1, 2, 64}));  // an i face
+  EXPECT_EQ(tiles({512, 1, 512}), (std::array<int, 3>{2, 1, 64}));  // a j face
+  EXPECT_EQ(tiles({3, 5, 7}), (std::array<int, 3>{2, 8, 8}));       // whole powers of two
+  EXPECT_EQ(tiles({200, 4, 4}), (std::array<int, 3>{8, 4, 4}));
   EXPECT_EQ(tiles({0, 0, 0}), (std::array<int, 3>{1, 1, 1})); // empty
   const hcart::impl::DeviceTiling small{64, 16, false};
   EXPECT_EQ(hcart::impl::device_tiles(hcart::make_box({0, 0, 0}, {9, 9, 100}), small),
@@ -86,7 +86,7 @@ TEST(Loops, DeviceTilesGiveAWarpARow) {
 
 TEST(Loops, DeviceTilingReadsItsSetting) {
   using hcart::impl::parse_device_tiling;
-  EXPECT_EQ(parse_device_tiling(nullptr).threads, 256);
+  EXPECT_EQ(parse_device_tiling(nullptr).threads, 128);
   EXPECT_EQ(parse_device_tiling("").k_tile, 64);
   EXPECT_TRUE(parse_device_tiling("kokkos").kokkos_default);
   const hcart::impl::DeviceTiling t = parse_device_tiling("128/32");

@@ -45,9 +45,10 @@ namespace impl {
 /// \brief How policy_of tiles a box on a device backend: blocks of `threads` threads, at
 /// most `k_tile` of them along k; or Kokkos' own default tiles. Read once from the
 /// environment variable HCART_DEVICE_TILES ("THREADS/K", e.g. "256/64", or "kokkos"); unset,
-/// 256/64. A value it cannot read is an InputError naming it.
+/// 128/64, the fastest of the eight settings measured on an H200 (docs/benchmarks.md, "GPU
+/// and many-core runs"). A value it cannot read is an InputError naming it.
 struct DeviceTiling {
-  int threads = 256;
+  int threads = 128;
   int k_tile = 64;
   bool kokkos_default = false;
 };
@@ -57,11 +58,12 @@ DeviceTiling parse_device_tiling(const char* text);
 
 /// \brief The tiles (i, j, k) of a device policy over `box`: as many threads along k as the
 /// box has cells there (a power of two, at most k_tile), then along j, then along i, up to
-/// `threads` in all. Kokkos' CUDA and HIP backends give a tile's first index to the block's x
+/// `threads` in all. Kokkos' CUDA backend gives a tile's first index to the block's x
 /// threads, and consecutive threads of a warp are consecutive x first: a tile of 1 along i and
 /// j with k_tile along k makes a warp read consecutive cells of a row (k is Field's fastest
 /// index). Kokkos' default tiles (2, 2, 16) give a warp 4 rows of 8 cells, leave half the
-/// threads idle on a one-cell-thick box and 15 of 16 on a k face.
+/// threads idle on a one-cell-thick box and 15 of 16 on a k face. Measured on an H200, 512^3:
+/// hcart's Jacobi sweep at 115 GLUP/s with these tiles (128/64) against 64 with Kokkos'.
 std::array<int, 3> device_tiles(const Box& box, const DeviceTiling& tiling);
 
 } // namespace impl
