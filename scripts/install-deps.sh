@@ -28,6 +28,7 @@ packages=(
   python3-h5py python3-matplotlib     # docs/plot_slice.py (run with /usr/bin/python3)
   iproute2 util-linux                 # scripts/cluster.sh and the cluster tests (ip, tc, unshare)
   libscotch-dev                       # hcart-bench-uneven's reference mapper (a benchmark only)
+  gfortran                            # the Fortran module hcart (a build without it says so)
 )
 
 missing=()
