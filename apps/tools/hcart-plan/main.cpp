@@ -6,7 +6,10 @@
 // exact halo traffic per hardware level (docs/algorithms.md, 'Traffic model'), and the
 // saving against what MPI_Dims_create gives. --json writes the same data as described in
 // docs/plan-json.md. With --machine-file (written by `hcart-machine --measure`) it also
-// predicts the time of one halo exchange per strategy (docs/machine-file.md).
+// predicts the time of one halo exchange per strategy (docs/machine-file.md). With
+// --rankfile / --hostfile and --hosts it writes launcher files that give a code laying out
+// the fixed --dims in world order hcart's placement (docs/c-fortran.md, "A rankfile").
+#include "LaunchFile.hpp"
 #include "MachineFile.hpp"
 #include "PlanReport.hpp"
 #include "Text.hpp"
@@ -14,9 +17,51 @@
 #include <hcart/core/Collective.hpp>
 #include <hcart/core/Error.hpp>
 #include <hcart/core/Main.hpp>
+#include <hcart/grid/Planner.hpp>
 #include <hcart/mapping/Strategy.hpp>
+#include <hcart/mapping/TrafficModel.hpp>
 
+#include <fstream>
 #include <iostream>
+
+namespace {
+
+// The launcher files for a code on the fixed dims in world order, and what they save: the
+// node level's traffic of hcart's placement of those dims against the launch order's.
+void write_launch_files(const hcart::apps::PlanRequest& request,
+                        const std::vector<std::string>& hosts, const std::string& rankfile,
+                        const std::string& hostfile, std::ostream& report, bool root) {
+  hcart::PlanOptions placed;
+  placed.strategy = hcart::Strategy::Manual;
+  placed.dims = request.dims;
+  placed.weights = request.weights;
+  placed.traffic = request.traffic;
+  const hcart::Plan plan = hcart::plan_decomposition(request.mesh, request.machine, placed);
+  hcart::PlanOptions launched = placed; // the same dims, ranks as launched
+  launched.strategy = hcart::Strategy::Weighted;
+  const hcart::Plan as_launched =
+      hcart::plan_decomposition(request.mesh, request.machine, launched);
+  const auto slots = hcart::apps::launch_slots(plan, request.machine);
+  auto write = [&](const std::string& path, const std::string& text) {
+    if (path.empty() || !root) return;
+    std::ofstream out(path);
+    out << text;
+    out.close();
+    HCART_REQUIRE(out.good(), "cannot write '" << path << "'");
+  };
+  write(rankfile, hcart::apps::openmpi_rankfile(slots, hosts));
+  write(hostfile, hcart::apps::host_per_rank_file(slots, hosts));
+  if (!root) return;
+  const auto t = hcart::traffic_model(plan, request.machine, request.mesh, request.traffic);
+  const auto w = hcart::traffic_model(as_launched, request.machine, request.mesh, request.traffic);
+  report << "launch files for a code on dims " << hcart::apps::join(request.dims, "x")
+         << " in world order: across nodes " << t.levels[0].bytes
+         << " B per exchange (busiest node " << t.levels[0].max_unit_bytes << " B) with them, "
+         << w.levels[0].bytes << " B (busiest node " << w.levels[0].max_unit_bytes
+         << " B) as launched\n";
+}
+
+} // namespace
 
 int main(int argc, char* argv[]) {
   return hcart::run_main(argc, argv, "hcart-plan", [&](hcart::Environment& env) {
@@ -54,9 +99,18 @@ int main(int argc, char* argv[]) {
     app.add_option("--elem-bytes", elem_bytes, "bytes per cell")->capture_default_str();
     app.add_flag("--corners", corners, "count edge and corner messages too (HaloMode::Full)");
     app.add_flag("--json", json, "write JSON (docs/plan-json.md) instead of the table");
+    std::string rankfile, hostfile, hosts_text;
+    app.add_option("--rankfile", rankfile,
+                   "write an Open MPI rankfile that gives a code using the fixed --dims in "
+                   "world order hcart's placement (needs --hosts)");
+    app.add_option("--hostfile", hostfile,
+                   "the same as one host per line in rank order, for MPICH's Hydra (-f) and "
+                   "Slurm (SLURM_HOSTFILE, --distribution=arbitrary)");
+    app.add_option("--hosts", hosts_text, "the machine's nodes' host names, comma-separated");
     if (!hcart::parse_command_line(app, argc, argv, MPI_COMM_WORLD)) return 0;
 
     PlanRequest request;
+    std::vector<std::string> launch_hosts;
     hcart::agree_on_errors(MPI_COMM_WORLD, [&] {
       // The values given first, in the order of the command line's help; then what is missing.
       if (!mesh_text.empty()) parse_int_list("--mesh", mesh_text);
@@ -109,6 +163,15 @@ int main(int argc, char* argv[]) {
       bool all_dims_fixed = !request.dims.empty();
       for (std::int64_t x : request.dims)
         all_dims_fixed = all_dims_fixed && x > 0;
+      if (!rankfile.empty() || !hostfile.empty()) {
+        HCART_REQUIRE(all_dims_fixed,
+                      "--rankfile/--hostfile: give the dims the code uses, every direction "
+                      "fixed, e.g. --dims 4,2,2 (the mpi row of hcart-plan shows "
+                      "MPI_Dims_create's)");
+        HCART_REQUIRE(!hosts_text.empty(), "--rankfile/--hostfile need --hosts, one host per "
+                                           "node, e.g. --hosts node1,node2");
+        launch_hosts = hcart::apps::parse_hosts(hosts_text, request.machine);
+      }
       if (strategy_text == "all") {
         request.strategies = {hcart::Strategy::Mpi, hcart::Strategy::Weighted,
                               hcart::Strategy::Levelwise, hcart::Strategy::Hierarchical};
@@ -124,6 +187,12 @@ int main(int argc, char* argv[]) {
         std::cout << to_json(request, outcomes).dump(2) << std::endl;
       else
         print_table(std::cout, request, outcomes);
+    }
+    if (!rankfile.empty() || !hostfile.empty()) {
+      hcart::agree_on_errors(MPI_COMM_WORLD, [&] {
+        write_launch_files(request, launch_hosts, rankfile, hostfile, json ? std::cerr : std::cout,
+                           env.rank() == 0);
+      });
     }
     return 0;
   });
