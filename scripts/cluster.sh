@@ -6,7 +6,8 @@
 # also when the job fails or the script is interrupted.
 #
 #   scripts/cluster.sh [--nodes N] [--ranks-per-node R] [--map-by slot|node]
-#                      [--rate RATE [--burst SIZE]] [--counters FILE] [--mpirun PATH]
+#                      [--rankfile FILE] [--rate RATE [--burst SIZE]] [--counters FILE]
+#                      [--mpirun PATH]
 #                      [--mpirun-flag FLAG ...] -- PROGRAM [ARGS...]
 #
 #   --nodes N            nodes (default 2, at most 32)
@@ -15,6 +16,9 @@
 #                        when given, must agree)
 #   --map-by slot|node   slot (default): ranks 0..R-1 on node 0, R..2R-1 on node 1, ...;
 #                        node: rank r on node r mod N
+#   --rankfile FILE      place the ranks by an Open MPI rankfile instead of --map-by (e.g.
+#                        hcart-plan --rankfile FILE --hosts 10.213.0.1,10.213.0.2,...: the
+#                        nodes' addresses, below, are the host names the job knows)
 #   --rate RATE          shape every link, both directions, with tc's token bucket (tbf):
 #                        e.g. 100mbit, 1gbit; default unshaped
 #   --burst SIZE         the bucket's size (default 64kb)
@@ -36,19 +40,20 @@ usage_error() {
   exit 2
 }
 
-nodes=2 nodes_given=0 ranks_per_node=1 map_by=slot rate="" burst=64kb counters="" mpirun="" flags=()
+nodes=2 nodes_given=0 ranks_per_node=1 map_by=slot rankfile="" rate="" burst=64kb counters="" mpirun="" flags=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --nodes) nodes=${2:-}; nodes_given=1; shift 2 || usage_error "--nodes needs a value" ;;
     --ranks-per-node) ranks_per_node=${2:-}; shift 2 || usage_error "--ranks-per-node needs a value" ;;
     --map-by) map_by=${2:-}; shift 2 || usage_error "--map-by needs a value" ;;
+    --rankfile) rankfile=${2:-}; shift 2 || usage_error "--rankfile needs a file" ;;
     --rate) rate=${2:-}; shift 2 || usage_error "--rate needs a value" ;;
     --burst) burst=${2:-}; shift 2 || usage_error "--burst needs a value" ;;
     --counters) counters=${2:-}; shift 2 || usage_error "--counters needs a file" ;;
     --mpirun) mpirun=${2:-}; shift 2 || usage_error "--mpirun needs a path" ;;
     --mpirun-flag) flags+=("${2:-}"); shift 2 || usage_error "--mpirun-flag needs a value" ;;
     --) shift; break ;;
-    *) usage_error "unknown option '$1' (expected --nodes, --ranks-per-node, --map-by, --rate, --burst, --counters, --mpirun, --mpirun-flag, then -- PROGRAM)" ;;
+    *) usage_error "unknown option '$1' (expected --nodes, --ranks-per-node, --map-by, --rankfile, --rate, --burst, --counters, --mpirun, --mpirun-flag, then -- PROGRAM)" ;;
   esac
 done
 [ $# -gt 0 ] || usage_error "no program: expected -- PROGRAM [ARGS...] after the options"
@@ -160,7 +165,12 @@ hosts=""
 for ((k = 0; k < nodes; k++)); do
   hosts+="${hosts:+,}$(address $k):${slots[$k]}"
 done
-mpi_flags=(--host "$hosts" --map-by "$map_by" -n "$ranks"
+placement=(--map-by "$map_by")
+if [ -n "$rankfile" ]; then
+  [ -r "$rankfile" ] || usage_error "--rankfile '$rankfile': no such readable file"
+  placement=(--rankfile "$(cd "$(dirname "$rankfile")" && pwd)/$(basename "$rankfile")")
+fi
+mpi_flags=(--host "$hosts" "${placement[@]}" -n "$ranks"
   --mca plm_rsh_agent "$workdir/agent" --mca plm_rsh_no_tree_spawn 1
   --mca oob_tcp_if_include 10.213.0.0/24 --mca btl_tcp_if_include 10.213.0.0/24
   --mca btl self,vader,tcp --allow-run-as-root)

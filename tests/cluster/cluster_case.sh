@@ -5,7 +5,7 @@
 # host names, a one-node run's fields, the kernel's link byte counters.
 #
 #   cluster_case.sh CASE BIN DETECT HALO SOURCE SCRATCH MPIRUN
-#     CASE     detect | halo | apps | placement | traffic
+#     CASE     detect | halo | apps | placement | traffic | rankfile
 #     BIN      the build's bin/ (jacobi3d, zeus, hcart-machine, hcart-compare)
 #     DETECT   the test program cluster_detect (tests/cluster/ClusterDetectTest.cpp)
 #     HALO     the test program mpi_halo_exchanger (tests/framework/HaloExchangerTest.cpp)
@@ -268,9 +268,52 @@ case_traffic() {
   done
 }
 
+case_rankfile() {
+  # A code that cannot change a line: examples/c/jacobi.c on MPI_Dims_create +
+  # MPI_Cart_create (dims 2x2x1 on 2 nodes x 2 ranks), launched as it comes and with
+  # hcart-plan's rankfile. For each, what the links carried between a short and a long run
+  # against the node bytes hcart-plan predicts (0% to +3%); the rankfile's fewer; the same
+  # answer both ways. On 32x64x96 cells MPI's grid cuts x between the nodes as launched (faces
+  # of 32x96 cells), hcart's placement cuts y (16x96).
+  local example plan predicted mode n d a b link want
+  example="$(dirname "$scratch")/cluster_jacobi_c"
+  plan=$("$bin/hcart-plan" --mesh 32,64,96 --machine "node:2 core:2" --dims 2,2,1 \
+    --hosts 10.213.0.1,10.213.0.2 --rankfile "$scratch/rankfile") || { fail "hcart-plan: $plan"; return; }
+  predicted=$(sed -n 's/.*across nodes \([0-9]*\) B per exchange.* with them, \([0-9]*\) B .*as launched/\1 \2/p' <<<"$plan")
+  [ -n "$predicted" ] || { fail "no prediction in hcart-plan's output: $plan"; return; }
+  declare -A link_by
+  for mode in rankfile launched; do
+    for n in 20 60; do
+      d="$scratch/$mode-$n"
+      if [ "$mode" = rankfile ]; then
+        run_on 2 2 slot "$d.log" --rankfile "$scratch/rankfile" --counters "$d.counters" -- "$example" 32 64 96 "$n"
+      else
+        run_on 2 2 slot "$d.log" --counters "$d.counters" -- "$example" 32 64 96 "$n"
+      fi || { cat "$d.log"; fail "$mode $n"; return; }
+    done
+    a="$scratch/$mode-20" b="$scratch/$mode-60"
+    link=$(($(link_bytes "$b.counters") - $(link_bytes "$a.counters")))
+    link_by[$mode]=$link
+    if [ "$mode" = rankfile ]; then want=$((40 * ${predicted%% *})); else want=$((40 * ${predicted##* })); fi
+    /usr/bin/python3 - "unmodified code, $mode" "$want" "$link" <<'EOF' || failures=$((failures + 1))
+import sys
+what, want, link = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+over = (link - want) / want
+print(f"{what}: hcart-plan's node bytes {want}, the links sent {link}, {100 * over:+.2f}%")
+if not 0 <= over <= 0.03:
+    print(f"FAIL: {what}: the links' bytes are not within 0% to +3% of hcart-plan's count")
+    sys.exit(1)
+EOF
+  done
+  [ "${link_by[rankfile]}" -lt "${link_by[launched]}" ] ||
+    fail "the rankfile's links sent ${link_by[rankfile]} B, not fewer than ${link_by[launched]} B"
+  [ "$(grep 'last change' "$scratch/rankfile-60.log")" = "$(grep 'last change' "$scratch/launched-60.log")" ] ||
+    fail "the answer differs with the rankfile"
+}
+
 case "$case_name" in
-  detect | halo | apps | placement | traffic) "case_$case_name" ;;
-  *) echo "cluster_case.sh: unknown case '$case_name' (detect, halo, apps, placement, traffic)"; exit 2 ;;
+  detect | halo | apps | placement | traffic | rankfile) "case_$case_name" ;;
+  *) echo "cluster_case.sh: unknown case '$case_name' (detect, halo, apps, placement, traffic, rankfile)"; exit 2 ;;
 esac
 echo "$case_name: $failures failure(s)"
 [ "$failures" -eq 0 ]
