@@ -124,13 +124,26 @@ case_detect() {
 
 case_halo() {
   # The halo exchanger's property test (Faces and Full, periodic and not, widths 1-3, three
-  # field types; tests/framework/HaloExchangerTest.cpp) with its ranks on several hosts.
+  # field types; tests/framework/HaloExchangerTest.cpp) with its ranks on several hosts, and
+  # the C interface's.
   local spec nodes rpn map
   for spec in "2 3 slot" "4 1 node" "2 2 node" "3 3,2,1 node"; do
     read -r nodes rpn map <<<"$spec"
     HCART_TEST_HALO_TRIALS=48 run_on "$nodes" "$rpn" "$map" "$scratch/halo-$nodes-$rpn-$map.log" \
       --mpirun-flag -x --mpirun-flag HCART_TEST_HALO_TRIALS -- "$halo" ||
       { tail -n 40 "$scratch/halo-$nodes-$rpn-$map.log"; fail "mpi_halo_exchanger on $nodes nodes x $rpn ($map)"; }
+  done
+  # The C interface with the machine detected through its call across the hosts: the same
+  # dims and places as hcart::Decomposition (tests/capi/CartTest.cpp).
+  local capi
+  capi="$(dirname "$halo")/../capi/mpi_cart_interface"
+  for spec in "2 2 node" "3 3,2,1 slot"; do
+    read -r nodes rpn map <<<"$spec"
+    HCART_TEST_CART_DETECTED=only GTEST_FILTER='CartInterface.MeshCall*' \
+      run_on "$nodes" "$rpn" "$map" "$scratch/capi-$nodes-$rpn-$map.log" \
+      --mpirun-flag -x --mpirun-flag HCART_TEST_CART_DETECTED \
+      --mpirun-flag -x --mpirun-flag GTEST_FILTER -- "$capi" ||
+      { tail -n 40 "$scratch/capi-$nodes-$rpn-$map.log"; fail "mpi_cart_interface on $nodes nodes x $rpn ($map)"; }
   done
 }
 
