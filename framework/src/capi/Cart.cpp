@@ -199,6 +199,28 @@ int run_and_report(const char* call, const std::function<int()>& body) {
   }
 }
 
+// A create call: the arguments both calls share and the call's own (`make_request`) checked
+// on every rank and agreed, then the communicator made.
+template <class MakeRequest>
+int create_collectively(const char* call, MPI_Comm comm_old, int ndims, int* dims,
+                        const int* periods, MPI_Info info, MPI_Comm* comm_cart,
+                        MakeRequest&& make_request) {
+  return run_and_report(call, [&] {
+    HCART_REQUIRE(comm_old != MPI_COMM_NULL, call << ": comm_old is MPI_COMM_NULL");
+    Request request;
+    agree_on_errors(comm_old, [&] {
+      check_grid_arguments(call, ndims, dims);
+      HCART_REQUIRE(periods != nullptr,
+                    call << ": periods is NULL, expected " << ndims << " values");
+      HCART_REQUIRE(comm_cart != nullptr, call << ": comm_cart is NULL");
+      request = make_request();
+      apply_info(request, read_info(call, info));
+    });
+    create(comm_old, request, periods, dims, comm_cart);
+    return HCART_SUCCESS;
+  });
+}
+
 int error_message(char* string, int* resultlen) {
   if (string == nullptr || resultlen == nullptr) return HCART_ERR_ARG;
   const std::size_t n = std::min(last_error.size(), std::size_t{HCART_MAX_ERROR_STRING - 1});
@@ -250,22 +272,11 @@ extern "C" int HCART_Cart_weighted_create(MPI_Comm comm_old, int ndims, int dims
                                           const int periods[], const double weights[],
                                           MPI_Info info, MPI_Comm* comm_cart) {
   const char* call = "HCART_Cart_weighted_create";
-  return run_and_report(call, [&] {
-    HCART_REQUIRE(comm_old != MPI_COMM_NULL, call << ": comm_old is MPI_COMM_NULL");
-    Request request;
-    agree_on_errors(comm_old, [&] {
-      check_grid_arguments(call, ndims, dims);
-      HCART_REQUIRE(periods != nullptr,
-                    call << ": periods is NULL, expected " << ndims << " values");
-      HCART_REQUIRE(comm_cart != nullptr, call << ": comm_cart is NULL");
-      const std::vector<double> w = read_weights(call, ndims, weights);
-      int size = 1;
-      HCART_MPI_CHECK(MPI_Comm_size(comm_old, &size));
-      request = weighted_request(call, size, ndims, dims, periods, w);
-      apply_info(request, read_info(call, info));
-    });
-    create(comm_old, request, periods, dims, comm_cart);
-    return HCART_SUCCESS;
+  return create_collectively(call, comm_old, ndims, dims, periods, info, comm_cart, [&] {
+    const std::vector<double> w = read_weights(call, ndims, weights);
+    int size = 1;
+    HCART_MPI_CHECK(MPI_Comm_size(comm_old, &size));
+    return weighted_request(call, size, ndims, dims, periods, w);
   });
 }
 
@@ -274,19 +285,8 @@ extern "C" int HCART_Cart_mesh_create(MPI_Comm comm_old, int ndims, const int64_
                                       const int periods[], MPI_Info info, int dims[],
                                       MPI_Comm* comm_cart) {
   const char* call = "HCART_Cart_mesh_create";
-  return run_and_report(call, [&] {
-    HCART_REQUIRE(comm_old != MPI_COMM_NULL, call << ": comm_old is MPI_COMM_NULL");
-    Request request;
-    agree_on_errors(comm_old, [&] {
-      check_grid_arguments(call, ndims, dims);
-      HCART_REQUIRE(periods != nullptr,
-                    call << ": periods is NULL, expected " << ndims << " values");
-      HCART_REQUIRE(comm_cart != nullptr, call << ": comm_cart is NULL");
-      request = mesh_request(call, ndims, global_sizes, halo_widths, cost_factors, periods, dims);
-      apply_info(request, read_info(call, info));
-    });
-    create(comm_old, request, periods, dims, comm_cart);
-    return HCART_SUCCESS;
+  return create_collectively(call, comm_old, ndims, dims, periods, info, comm_cart, [&] {
+    return mesh_request(call, ndims, global_sizes, halo_widths, cost_factors, periods, dims);
   });
 }
 
