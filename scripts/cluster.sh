@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # An emulated cluster on this machine: N nodes, each a network namespace with its own host
-# name, joined by a switch, and one Open MPI job across them. Brings the nodes up, runs the
-# command with mpirun on node 0 (mpirun reaches the other nodes through an rsh agent that
-# enters their namespaces), reads each node's link byte counters, and tears everything down,
-# also when the job fails or the script is interrupted.
+# name, joined by a switch, and one MPI job across them. Brings the nodes up, runs the
+# command with mpirun on node 0 (Open MPI's mpirun, or MPICH's Hydra mpiexec: either reaches
+# the other nodes through an rsh agent that enters their namespaces), reads each node's link
+# byte counters, and tears everything down, also when the job fails or the script is
+# interrupted.
 #
 #   scripts/cluster.sh [--nodes N] [--ranks-per-node R] [--map-by slot|node]
 #                      [--rankfile FILE] [--rate RATE [--burst SIZE]] [--counters FILE]
@@ -24,14 +25,17 @@
 #   --burst SIZE         the bucket's size (default 64kb)
 #   --counters FILE      write the bytes each node's link sent and received during the job:
 #                        a header line, then "node address tx_bytes rx_bytes" per node
-#   --mpirun PATH        Open MPI's mpirun (default mpirun.openmpi, else mpirun)
+#   --mpirun PATH        Open MPI's mpirun (default mpirun.openmpi, else mpirun), or MPICH's
+#                        Hydra mpiexec (mpiexec.mpich: --map-by slot only; --rankfile names a
+#                        machine file of one host per rank, hcart-plan --hostfile; MPICH's
+#                        UCX takes shared memory between the nodes unless UCX_TLS=tcp,self)
 #   --mpirun-flag FLAG   one more mpirun argument (repeatable)
 #
 # Nodes are hcart-<pid>-n<k> (host name node<k>), the switch hcart-<pid>-sw; node k has the
 # address 10.213.0.<k+1>/24 on its eth0 (the documented range: 10.213.0.0/24, which exists
 # only inside these namespaces, so clusters side by side do not meet). Nothing outside the
 # namespaces is changed: no address on the host, no /etc/hosts entry, no route.
-# Needs root, iproute2 (ip, tc), util-linux's unshare and Open MPI. Exit status: the job's;
+# Needs root, iproute2 (ip, tc), util-linux's unshare and Open MPI or MPICH. Exit status: the job's;
 # 2 when the arguments or the machine cannot make a cluster (one line on stderr).
 set -uo pipefail
 
@@ -89,9 +93,14 @@ done
 if [ -z "$mpirun" ]; then
   mpirun=$(command -v mpirun.openmpi || command -v mpirun || true)
 fi
-[ -n "$mpirun" ] && [ -x "$mpirun" ] || usage_error "--mpirun '${mpirun}': no such program (Open MPI's mpirun)"
-"$mpirun" --version 2>&1 | grep -Eq "Open MPI|OpenRTE" ||
-  usage_error "--mpirun '$mpirun' is not Open MPI's mpirun (the cluster launches through its rsh agent)"
+[ -n "$mpirun" ] && [ -x "$mpirun" ] || usage_error "--mpirun '${mpirun}': no such program (Open MPI's mpirun or MPICH's mpiexec)"
+launcher=openmpi
+mpirun_version=$("$mpirun" --version 2>&1 || true)
+if ! grep -Eq "Open MPI|OpenRTE" <<<"$mpirun_version"; then
+  grep -q "HYDRA" <<<"$mpirun_version" ||
+    usage_error "--mpirun '$mpirun' is neither Open MPI's mpirun nor MPICH's Hydra mpiexec (the cluster launches through an rsh agent)"
+  launcher=hydra
+fi
 if [ -n "$counters" ]; then
   : >"$counters" 2>/dev/null || usage_error "--counters '$counters': cannot write this file"
 fi
@@ -174,6 +183,15 @@ mpi_flags=(--host "$hosts" "${placement[@]}" -n "$ranks"
   --mca plm_rsh_agent "$workdir/agent" --mca plm_rsh_no_tree_spawn 1
   --mca oob_tcp_if_include 10.213.0.0/24 --mca btl_tcp_if_include 10.213.0.0/24
   --mca btl self,vader,tcp --allow-run-as-root)
+if [ "$launcher" = hydra ]; then
+  # MPICH's Hydra: started inside node 0's namespace, its proxies through the same agent,
+  # everything on eth0 (the nodes' only network). Hydra fills the hosts in order.
+  # A --rankfile is read as a machine file of one host per rank (hcart-plan --hostfile).
+  [ "$map_by" = slot ] || usage_error "--map-by node needs Open MPI's mpirun"
+  placement=(-hosts "$hosts")
+  [ -n "$rankfile" ] && placement=(-f "$(cd "$(dirname "$rankfile")" && pwd)/$(basename "$rankfile")")
+  mpi_flags=("${placement[@]}" -n "$ranks" -launcher rsh -launcher-exec "$workdir/agent" -iface eth0)
+fi
 
 [ -n "$counters" ] && read_counters "$workdir/before"
 ip netns exec "$(node_ns 0)" unshare --uts /bin/sh -c 'hostname node0 && exec "$@"' mpirun \
