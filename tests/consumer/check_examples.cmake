@@ -4,8 +4,11 @@
 # launcher's ranks, each with hcart's grid and with MPI_Dims_create's: every run must print
 # the same last change and centre value (the same bits: the answer depends neither on the
 # grid nor on the language). FORTRAN: ON when hcart built its Fortran module.
+# With OTHER_MPI_C (and OTHER_MPI_FORTRAN), the other MPI's wrappers: configuring the
+# examples with them must fail, saying which MPI hcart was built with.
 #   cmake -DHCART_BUILD=<dir> -DEXAMPLES=<examples dir> -DSCRATCH=<dir> -DMPICC=<wrapper>
-#         -DMPIFC=<wrapper> -DFORTRAN=ON|OFF -DLAUNCH="mpiexec|-n|4" -P ...
+#         -DMPIFC=<wrapper> -DFORTRAN=ON|OFF -DLAUNCH="mpiexec|-n|4"
+#         [-DOTHER_MPI_C=<wrapper> -DOTHER_MPI_FORTRAN=<wrapper>] -P ...
 cmake_minimum_required(VERSION 3.20)
 string(REPLACE "|" ";" LAUNCH "${LAUNCH}")
 file(REMOVE_RECURSE ${SCRATCH})
@@ -72,3 +75,28 @@ foreach(program IN LISTS programs)
 endforeach()
 list(LENGTH programs count)
 message("examples: ${count} builds, one answer: ${expected}")
+
+# The other MPI's C (and Fortran) wrapper named: refused with one message naming hcart's.
+if(OTHER_MPI_C)
+  set(other -DMPI_C_COMPILER=${OTHER_MPI_C})
+  foreach(language C Fortran)
+    if(language STREQUAL "Fortran")
+      if(NOT FORTRAN OR NOT OTHER_MPI_FORTRAN)
+        continue()
+      endif()
+      # hcart's C wrapper, the other MPI's Fortran one: the Fortran check must refuse.
+      set(other -DMPI_C_COMPILER=${MPICC} -DMPI_Fortran_COMPILER=${OTHER_MPI_FORTRAN})
+    endif()
+    execute_process(COMMAND ${CMAKE_COMMAND} -S ${EXAMPLES} -B ${SCRATCH}/other-${language}
+                            -DCMAKE_PREFIX_PATH=${SCRATCH}/prefix ${other}
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    if(rc EQUAL 0)
+      message(FATAL_ERROR "the examples configured with another MPI's ${language} wrapper (${other})")
+    endif()
+    if(NOT err MATCHES "hcart was built with the MPI of")
+      message(FATAL_ERROR "another MPI's ${language} wrapper was refused without saying which MPI "
+                          "hcart needs:\n${out}\n${err}")
+    endif()
+    message("the examples with another MPI's ${language} wrapper: refused, as they should be")
+  endforeach()
+endif()
