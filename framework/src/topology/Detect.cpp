@@ -25,21 +25,6 @@ RankFacts local_facts(int node) {
   return facts_from_binding(topology.get(), binding.get(), node);
 }
 
-// One rank's facts as ints, the node left out: a kind of node compares these.
-constexpr int fact_ints = 1 + hardware_level_count;
-void pack(const RankFacts& f, int* out) {
-  out[0] = f.bound ? 1 : 0;
-  for (int l = 0; l < hardware_level_count; ++l)
-    out[1 + l] = f.object[l];
-}
-RankFacts unpack(const int* in) {
-  RankFacts f;
-  f.bound = in[0] != 0;
-  for (int l = 0; l < hardware_level_count; ++l)
-    f.object[l] = in[1 + l];
-  return f;
-}
-
 // FNV-1a over a node's packed facts: leaders compare kinds by this key, then check it.
 std::uint64_t fingerprint(const std::vector<int>& packed) {
   std::uint64_t h = 1469598103934665603ULL;
@@ -153,7 +138,7 @@ DetectedHierarchy detect_machine(MPI_Comm comm) {
   agree_on_errors(comm, [&] { facts = local_facts(node); });
   // The node's facts and world ranks, in node-rank order (= world order), at its leader.
   int packed[fact_ints];
-  pack(facts, packed);
+  facts_to_ints(facts, packed);
   std::vector<int> node_facts(node_rank == 0 ? node_size * fact_ints : 0);
   std::vector<int> node_world(node_rank == 0 ? node_size : 0);
   HCART_MPI_CHECK(
@@ -176,7 +161,7 @@ DetectedHierarchy detect_machine(MPI_Comm comm) {
     const int ranks = summary[at++];
     std::vector<RankFacts> kind;
     for (int j = 0; j < ranks; ++j, at += fact_ints)
-      kind.push_back(unpack(summary.data() + at));
+      kind.push_back(facts_from_ints(summary.data() + at));
     s.kinds.push_back(std::move(kind));
   }
   if (s.order == LaunchOrder::Table) {

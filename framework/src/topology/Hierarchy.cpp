@@ -89,11 +89,9 @@ NodeFactsSummary summarize_facts(const std::vector<RankFacts>& facts) {
   for (int u = 0; u < nodes; ++u) {
     HCART_REQUIRE(!on_node[u].empty(),
                   "hcart::build_hierarchy: node indices are not 0 to " << nodes - 1);
-    std::vector<int> key;
-    for (const auto& f : on_node[u]) {
-      key.push_back(f.bound ? 1 : 0);
-      key.insert(key.end(), f.object.begin(), f.object.end());
-    }
+    std::vector<int> key(on_node[u].size() * fact_ints);
+    for (std::size_t r = 0; r < on_node[u].size(); ++r)
+      facts_to_ints(on_node[u][r], key.data() + r * fact_ints);
     const auto [it, fresh] = kind_of.emplace(key, static_cast<int>(summary.kinds.size()));
     if (fresh) summary.kinds.push_back(on_node[u]);
     summary.node_kind.push_back(it->second);

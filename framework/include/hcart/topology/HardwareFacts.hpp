@@ -29,4 +29,22 @@ struct RankFacts {
   bool bound = false; ///< false when the binding covers the whole node
 };
 
+/// \brief A rank's facts as ints, the node left out: bound, then the object per level. Two
+/// nodes are of one kind when their ranks' ints are the same in the same order (detection
+/// gathers them; build_hierarchy's summary keys kinds by them).
+inline constexpr int fact_ints = 1 + hardware_level_count;
+inline void facts_to_ints(const RankFacts& f, int* out) {
+  out[0] = f.bound ? 1 : 0;
+  for (int l = 0; l < hardware_level_count; ++l)
+    out[1 + l] = f.object[l];
+}
+/// \brief The facts of facts_to_ints (node 0).
+inline RankFacts facts_from_ints(const int* in) {
+  RankFacts f;
+  f.bound = in[0] != 0;
+  for (int l = 0; l < hardware_level_count; ++l)
+    f.object[l] = in[1 + l];
+  return f;
+}
+
 } // namespace hcart
