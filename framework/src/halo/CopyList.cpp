@@ -43,8 +43,14 @@ void CopyList::run(const ExecutionSpace& space, const char* label, LoopPattern p
   if (pattern == LoopPattern::HostRows) {
     run_rows(space, label, m_rows, m_threads, CopyRows{m_by_row, fields, buffer});
   } else {
-    Kokkos::parallel_for(label, range_policy(space, std::int64_t(0), m_cells, m_threads),
-                         CopyCells{m_by_cell, fields, buffer});
+    // The functor carries the FieldRefs (2 KiB): Kokkos' CUDA backend would pass it through
+    // constant memory, each launch waiting for the last one's to be free (a host-side
+    // synchronisation per pack and unpack); light-weight work items take it as kernel
+    // arguments instead.
+    const auto policy = Kokkos::Experimental::require(
+        range_policy(space, std::int64_t(0), m_cells, m_threads),
+        Kokkos::Experimental::WorkItemProperty::HintLightWeight);
+    Kokkos::parallel_for(label, policy, CopyCells{m_by_cell, fields, buffer});
   }
 }
 
