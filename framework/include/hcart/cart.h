@@ -32,6 +32,7 @@
 #define HCART_CART_H
 
 #include <mpi.h>
+
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -62,7 +63,7 @@ int HCART_Dims_create_weighted(int nnodes, int ndims, const double weights[], MP
  * MPI_Cart_create) whose rank order is hcart's placement; free it with MPI_Comm_free.
  * Collective over comm_old. */
 int HCART_Cart_weighted_create(MPI_Comm comm_old, int ndims, int dims[], const int periods[],
-                               const double weights[], MPI_Info info, MPI_Comm *comm_cart);
+                               const double weights[], MPI_Info info, MPI_Comm* comm_cart);
 
 /** As HCART_Cart_weighted_create, with the weights derived from the mesh: global sizes
  * g_i >= 1, halo widths h_i >= 0 and cost factors c_i >= 0 (NULL: all 1), w_i = G c_i h_i
@@ -70,11 +71,11 @@ int HCART_Cart_weighted_create(MPI_Comm comm_old, int ndims, int dims[], const i
  * hcart::Decomposition does for the same mesh. */
 int HCART_Cart_mesh_create(MPI_Comm comm_old, int ndims, const int64_t global_sizes[],
                            const int halo_widths[], const double cost_factors[],
-                           const int periods[], MPI_Info info, int dims[], MPI_Comm *comm_cart);
+                           const int periods[], MPI_Info info, int dims[], MPI_Comm* comm_cart);
 
 /** The message of this process's last failed call (empty after a success) into `string`
  * (at least HCART_MAX_ERROR_STRING chars), its length into *resultlen. */
-int HCART_Error_message(char *string, int *resultlen);
+int HCART_Error_message(char* string, int* resultlen);
 
 #ifdef __cplusplus
 }

@@ -47,9 +47,9 @@ void CopyList::run(const ExecutionSpace& space, const char* label, LoopPattern p
     // constant memory, each launch waiting for the last one's to be free (a host-side
     // synchronisation per pack and unpack); light-weight work items take it as kernel
     // arguments instead.
-    const auto policy = Kokkos::Experimental::require(
-        range_policy(space, std::int64_t(0), m_cells, m_threads),
-        Kokkos::Experimental::WorkItemProperty::HintLightWeight);
+    const auto policy =
+        Kokkos::Experimental::require(range_policy(space, std::int64_t(0), m_cells, m_threads),
+                                      Kokkos::Experimental::WorkItemProperty::HintLightWeight);
     Kokkos::parallel_for(label, policy, CopyCells{m_by_cell, fields, buffer});
   }
 }
