@@ -9,10 +9,10 @@
 #include <hcart/core/MpiCheck.hpp>
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/Planner.hpp>
+#include <hcart/topology/Detect.hpp>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -23,13 +23,6 @@ extern "C" const double hcart_weights_equal[1] = {1.0};
 namespace hcart::capi {
 
 namespace {
-
-// What the info keys set.
-struct CallOptions {
-  Strategy strategy = Strategy::Hierarchical;
-  std::string machine;
-  Placement placement = Placement::Block;
-};
 
 // One call's input as the C++ API takes it: the 3D spec and options (directions beyond
 // ndims of size 1, halo 0, fixed at 1).
@@ -62,9 +55,9 @@ std::string info_value(MPI_Info info, const char* key) {
   return std::string(value.data());
 }
 
-CallOptions read_info(const char* call, MPI_Info info) {
-  CallOptions options;
-  if (info == MPI_INFO_NULL) return options;
+// What the info keys set, into the options the C++ API takes.
+void read_info(const char* call, MPI_Info info, DecompositionOptions& options) {
+  if (info == MPI_INFO_NULL) return;
   int keys = 0;
   HCART_MPI_CHECK(MPI_Info_get_nkeys(info, &keys));
   for (int n = 0; n < keys; ++n) {
@@ -88,7 +81,6 @@ CallOptions read_info(const char* call, MPI_Info info) {
       throw InputError(std::string(call) + ": " + e.what());
     }
   }
-  return options;
 }
 
 std::vector<double> read_weights(const char* call, int ndims, const double* weights) {
@@ -159,12 +151,6 @@ Request mesh_request(const char* call, int ndims, const std::int64_t* sizes, con
   return r;
 }
 
-void apply_info(Request& request, const CallOptions& info) {
-  request.options.strategy = info.strategy;
-  request.options.machine = info.machine;
-  request.options.placement = info.placement;
-}
-
 void create(MPI_Comm comm_old, const Request& request, const int* periods, int* dims,
             MPI_Comm* comm_cart) {
   const Decomposition decomposition(comm_old, request.spec, request.options);
@@ -214,7 +200,7 @@ int create_collectively(const char* call, MPI_Comm comm_old, int ndims, int* dim
                     call << ": periods is NULL, expected " << ndims << " values");
       HCART_REQUIRE(comm_cart != nullptr, call << ": comm_cart is NULL");
       request = make_request();
-      apply_info(request, read_info(call, info));
+      read_info(call, info, request.options);
     });
     create(comm_old, request, periods, dims, comm_cart);
     return HCART_SUCCESS;
@@ -243,25 +229,17 @@ extern "C" int HCART_Dims_create_weighted(int nnodes, int ndims, const double we
     HCART_REQUIRE(nnodes >= 1, call << ": nnodes = " << nnodes << ", expected at least 1");
     check_grid_arguments(call, ndims, dims);
     const std::vector<double> w = read_weights(call, ndims, weights);
-    const CallOptions options = read_info(call, info);
     Request request = weighted_request(call, nnodes, ndims, dims, nullptr, w);
-    apply_info(request, options);
+    read_info(call, info, request.options);
     // No communicator: the machine named, else $HCART_MACHINE, else one level of nnodes.
-    std::string text = options.machine, origin = "info hcart_machine";
-    if (text.empty()) {
-      const char* env = std::getenv("HCART_MACHINE");
-      if (env != nullptr && *env != '\0') text = env, origin = "HCART_MACHINE";
-    }
+    auto [text, origin] = machine_description(request.options.machine, "info hcart_machine");
     if (text.empty()) text = "rank:" + std::to_string(nnodes), origin = "nnodes";
-    const Machine machine = Machine::parse(text, options.placement);
+    const Machine machine = Machine::parse(text, request.options.placement);
     HCART_REQUIRE(machine.ranks() == nnodes, call << ": machine '" << text << "' (from " << origin
                                                   << ") has " << machine.ranks()
                                                   << " ranks, but nnodes is " << nnodes);
-    PlanOptions plan_options;
-    plan_options.strategy = request.options.strategy;
-    plan_options.dims.assign(request.options.dims.begin(), request.options.dims.end());
-    plan_options.weights = request.options.weights;
-    const Plan plan = plan_decomposition(request.spec.to_mesh(), machine, plan_options);
+    const Plan plan =
+        plan_decomposition(request.spec.to_mesh(), machine, plan_options_of(request.options));
     for (int i = 0; i < ndims; ++i)
       dims[i] = static_cast<int>(plan.dims[static_cast<std::size_t>(i)]);
     return HCART_SUCCESS;

@@ -26,6 +26,16 @@ void check_options(const GridSpec& spec, const DecompositionOptions& options) {
 
 } // namespace
 
+PlanOptions plan_options_of(const DecompositionOptions& options) {
+  PlanOptions plan_options;
+  plan_options.strategy = options.strategy;
+  plan_options.dims.assign(options.dims.begin(), options.dims.end());
+  plan_options.weights = options.weights;
+  plan_options.traffic = options.traffic;
+  plan_options.timings = options.timings;
+  return plan_options;
+}
+
 Decomposition::Decomposition(MPI_Comm comm, const GridSpec& spec,
                              const DecompositionOptions& options)
     : m_spec(spec) {
@@ -46,15 +56,8 @@ Decomposition::Decomposition(MPI_Comm comm, const GridSpec& spec,
   int periods[3];
   for (int i = 0; i < 3; ++i)
     periods[i] = spec.periodic[i] ? 1 : 0;
-  agree_on_errors(comm, [&] {
-    PlanOptions plan_options;
-    plan_options.strategy = options.strategy;
-    plan_options.dims.assign(options.dims.begin(), options.dims.end());
-    plan_options.weights = options.weights;
-    plan_options.traffic = options.traffic;
-    plan_options.timings = options.timings;
-    m_plan = plan_decomposition(mesh, m_machine, plan_options);
-  });
+  agree_on_errors(comm,
+                  [&] { m_plan = plan_decomposition(mesh, m_machine, plan_options_of(options)); });
   const int d[3] = {static_cast<int>(m_plan.dims[0]), static_cast<int>(m_plan.dims[1]),
                     static_cast<int>(m_plan.dims[2])};
   MPI_Comm cart = MPI_COMM_NULL;

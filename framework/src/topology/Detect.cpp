@@ -180,17 +180,16 @@ DetectedHierarchy detect_machine(MPI_Comm comm) {
   return result;
 }
 
+MachineDescription machine_description(const std::string& description, const std::string& origin) {
+  if (!description.empty()) return {description, origin};
+  const char* env = std::getenv("HCART_MACHINE");
+  if (env != nullptr && *env != '\0') return {env, "HCART_MACHINE"};
+  return {};
+}
+
 DetectedHierarchy resolve_machine(MPI_Comm comm, const std::string& description,
                                   Placement placement) {
-  std::string text = description;
-  std::string origin = "the decomposition options";
-  if (text.empty()) {
-    const char* env = std::getenv("HCART_MACHINE");
-    if (env != nullptr && *env != '\0') {
-      text = env;
-      origin = "HCART_MACHINE";
-    }
-  }
+  const auto [text, origin] = machine_description(description, "the decomposition options");
   if (text.empty()) return detect_machine(comm);
   int size = 1;
   HCART_MPI_CHECK(MPI_Comm_size(comm, &size));

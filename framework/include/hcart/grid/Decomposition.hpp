@@ -54,6 +54,10 @@ struct DecompositionOptions {
   std::optional<MachineTimings> timings;
 };
 
+/// \brief The planner's options (hcart/grid/Planner.hpp) these stand for: strategy, dims,
+/// weights, traffic and timings.
+PlanOptions plan_options_of(const DecompositionOptions& options);
+
 /// \brief What a Decomposition decided and why, for logs and timer reports.
 struct DecompositionReport {
   Strategy strategy = Strategy::Hierarchical;

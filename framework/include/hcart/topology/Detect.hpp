@@ -27,6 +27,14 @@ int bound_processing_units();
 /// \throws hcart::Error if MPI or hwloc fail.
 DetectedHierarchy detect_machine(MPI_Comm comm);
 
+/// \brief A synthetic machine's text and where it came from: `description` (from `origin`)
+/// when given, else $HCART_MACHINE, else empty (detect). Not collective.
+struct MachineDescription {
+  std::string text;
+  std::string origin;
+};
+MachineDescription machine_description(const std::string& description, const std::string& origin);
+
 /// \brief The synthetic machine `description` (or, when empty, $HCART_MACHINE) with
 /// `placement`, else the detected one. Collective; the check that the machine has as many
 /// ranks as `comm` is agreed on all ranks.
