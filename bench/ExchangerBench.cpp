@@ -8,6 +8,8 @@
 //     backend), MPI_Sendrecv per direction and side, the received buffer copied into the
 //     halo; on a GPU MPI gets device buffers or host mirrors, as hcart's exchanger would
 //     (the report says which).
+//     Also: Full mode's two methods, several fields in one message or one each, and the
+//     share of the fields' collective check (HaloOptions::collective_checks) in an exchange.
 //  3. A 7-point stencil sweep over the owned cells with the grid's policy, against the
 //     copy bandwidth measured in the same run (a streaming copy of two arrays of the same
 //     size): the roofline time is updates * 16 B / copy bandwidth (one read and one write
@@ -262,6 +264,40 @@ int main(int argc, char* argv[]) {
                     c.median * 1e3);
         std::printf("3 fields, one message/field      min %9.4f ms  median %9.4f ms\n", d.min * 1e3,
                     d.median * 1e3);
+      }
+    }
+
+    // 2c. The fields' collective check (HaloOptions::collective_checks, on by default): the
+    // same Faces exchange of one field with the check and without, repeat by repeat in turn;
+    // its share is 1 - (time without) / (time with), per repeat.
+    {
+      hcart::HaloOptions unchecked;
+      unchecked.collective_checks = false;
+      hcart::HaloExchanger checked_halo(grid, hcart::HaloMode::Faces);
+      hcart::HaloExchanger unchecked_halo(grid, hcart::HaloMode::Faces, unchecked);
+      checked_halo.exchange(u);
+      unchecked_halo.exchange(u);
+      auto time_it = [&](hcart::HaloExchanger& h) {
+        MPI_Barrier(comm);
+        const auto t0 = Clock::now();
+        for (int it = 0; it < iterations; ++it)
+          h.exchange(u);
+        return slowest(seconds_since(t0), comm) / iterations;
+      };
+      std::vector<double> t_on, t_off, share;
+      for (int r = 0; r < repeats; ++r) {
+        t_on.push_back(time_it(checked_halo));
+        t_off.push_back(time_it(unchecked_halo));
+        share.push_back(1.0 - t_off.back() / t_on.back());
+      }
+      if (root) {
+        const auto a = stats(t_on), b = stats(t_off), c = stats(share);
+        std::printf("faces, collective check on       min %9.4f ms  median %9.4f ms\n", a.min * 1e3,
+                    a.median * 1e3);
+        std::printf("faces, collective check off      min %9.4f ms  median %9.4f ms\n", b.min * 1e3,
+                    b.median * 1e3);
+        std::printf("the check's share of the exchange min %7.1f %%   median %8.1f %%\n",
+                    c.min * 100, c.median * 100);
       }
     }
 

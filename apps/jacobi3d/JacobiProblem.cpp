@@ -74,8 +74,6 @@ Solver::Solver(const Grid& grid, const Settings& settings, long iterations_per_p
   });
   set_up_problem();
   if (!output.restart.empty()) restart_from(output.restart);
-  m_deep.resize(static_cast<std::size_t>(m_iterations_per_pass) + 1);
-  m_accounted.resize(m_deep.size() + 1);
   if (m_iterations_per_pass > 1) {
     m_wavefront = std::make_unique<Wavefront>(m_u, block, m_iterations_per_pass);
   }

@@ -31,28 +31,20 @@ int Solver::threads_per_rank() const noexcept {
 
 HaloCounters Solver::halo_counters() const {
   HaloCounters sum = m_halo.counters();
-  for (const auto& deep : m_deep) {
-    if (!deep) continue;
-    const HaloCounters& c = deep->counters();
-    for (std::size_t l = 0; l < sum.bytes.size(); ++l) {
-      sum.bytes[l] += c.bytes[l];
-      sum.messages[l] += c.messages[l];
-    }
-    sum.exchanges += c.exchanges;
-  }
+  if (m_deep) sum += m_deep->counters();
   return sum;
 }
 
-// The exchanger of passes of `iterations` iterations: Full (the grown boxes need edges and
-// corners), `iterations` layers. Made on first use; all ranks make the same passes.
-HaloExchanger& Solver::deep_exchanger(long iterations) {
-  auto& slot = m_deep.at(static_cast<std::size_t>(iterations));
-  if (!slot) {
+// The exchanger of passes: Full (the grown boxes need edges and corners), as many layers as
+// the pass has iterations (HaloWidth per call: a shorter last pass sends less). Made on
+// first use; all ranks make the same passes.
+HaloExchanger& Solver::deep_exchanger() {
+  if (!m_deep) {
     HaloOptions options;
-    options.width = static_cast<int>(iterations);
-    slot = std::make_unique<HaloExchanger>(m_grid, HaloMode::Full, options);
+    options.width = static_cast<int>(m_iterations_per_pass);
+    m_deep = std::make_unique<HaloExchanger>(m_grid, HaloMode::Full, options);
   }
-  return *slot;
+  return *m_deep;
 }
 
 // One iteration with the halo exchange; returns the local max |u_new - u_old| when `check`.
@@ -62,7 +54,7 @@ double Solver::step(bool check) {
   double local = 0.0;
   if (!m_settings.overlap) {
     m_halo.exchange(m_u);
-    apps::account_halo_times(m_timers, m_halo, m_accounted[0]);
+    apps::account_halo_times(m_timers, m_halo, m_accounted_halo);
     auto scope = m_timers.region("compute");
     local = relax(default_loop_pattern, fields, owned, m_stencil, check);
   } else {
@@ -78,7 +70,7 @@ double Solver::step(bool check) {
       local = relax(default_loop_pattern, fields, inner, m_stencil, check);
     }
     m_halo.finish();
-    apps::account_halo_times(m_timers, m_halo, m_accounted[0]);
+    apps::account_halo_times(m_timers, m_halo, m_accounted_halo);
     auto scope = m_timers.region("compute");
     // The shell, in six disjoint slabs: x faces whole, y faces inside x, z faces inside both.
     for (int d = 0; d < 3; ++d) {
@@ -105,9 +97,9 @@ double Solver::step(bool check) {
 // iteration when `check`.
 double Solver::pass(long iterations, bool check) {
   if (m_grid.block().has_neighbours()) {
-    HaloExchanger& deep = deep_exchanger(iterations);
-    deep.exchange(m_u);
-    apps::account_halo_times(m_timers, deep, m_accounted[static_cast<std::size_t>(iterations)]);
+    HaloExchanger& deep = deep_exchanger();
+    deep.exchange(HaloWidth{static_cast<int>(iterations)}, m_u);
+    apps::account_halo_times(m_timers, deep, m_accounted_deep);
   }
   auto scope = m_timers.region("compute");
   const double worst = m_wavefront->pass(m_u, m_rhs, m_settings.problem == Problem::Poisson,

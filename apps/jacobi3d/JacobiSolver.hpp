@@ -87,7 +87,7 @@ private:
   double advance(long count, bool check);
   double step(bool check);
   double pass(long iterations, bool check);
-  HaloExchanger& deep_exchanger(long iterations);
+  HaloExchanger& deep_exchanger();
   void after_step(double residual);
 
   const Grid& m_grid;
@@ -100,9 +100,9 @@ private:
   Field<double> m_u, m_v, m_rhs;
   long m_iterations_per_pass = 1; // temporal blocking
   std::unique_ptr<Wavefront> m_wavefront;
-  HaloExchanger m_halo; // Faces, one layer, before every single iteration
-  std::vector<std::unique_ptr<HaloExchanger>> m_deep; // Full, by the iterations of a pass
-  std::vector<HaloTimes> m_accounted;                 // times booked: [0] m_halo's, [n] m_deep[n]'s
+  HaloExchanger m_halo;                  // Faces, one layer, before every single iteration
+  std::unique_ptr<HaloExchanger> m_deep; // Full, as deep as each pass's iterations (per call)
+  HaloTimes m_accounted_halo, m_accounted_deep; // the times of each booked so far
   long m_iteration = 0;
 };
 

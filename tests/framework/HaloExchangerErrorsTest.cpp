@@ -81,15 +81,20 @@ TEST(HaloExchanger, ABadFieldOnOneRankIsAnErrorOnEveryRankAtAnyExchange) {
                                    (bad == Bad::Extents ? ", extents"
                                     : bad == Bad::Type  ? ", type"
                                                         : ", count");
+          const auto e3 = grid.extent();
+          const std::string extents =
+              std::to_string(e3[0]) + "x" + std::to_string(e3[1]) + "x" + std::to_string(e3[2]);
           try {
             exchange_with_one_bad_rank(grid, halo, bad, split);
             ADD_FAILURE() << what << ": expected an error";
           } catch (const hcart::InputError& e) {
             EXPECT_TRUE(e.collective()) << what;
-            const std::string expected = bad == Bad::Extents
-                                             ? "field 'v' has extents 5x4x3 on rank " +
-                                                   std::to_string(hcart::test::world_size() - 1)
-                                             : "passed different fields";
+            const std::string expected =
+                bad == Bad::Extents
+                    ? "field 'v' has extents 5x4x3, expected the "
+                      "grid's " +
+                          extents + " (rank " + std::to_string(hcart::test::world_size() - 1) + ")"
+                    : "passed different fields";
             EXPECT_NE(std::string(e.what()).find(expected), std::string::npos)
                 << what << ": " << e.what();
           }
@@ -98,6 +103,51 @@ TEST(HaloExchanger, ABadFieldOnOneRankIsAnErrorOnEveryRankAtAnyExchange) {
         }
       }
     }
+  }
+}
+
+// A width per call below 0 is an InputError on every rank; one rank passing another width
+// than the others is too, never a hang, and the exchanger still works.
+TEST(HaloExchanger, AWrongWidthPerCallIsAnErrorOnEveryRank) {
+  hcart::GridSpec spec;
+  spec.global_size = {16, 12, 10};
+  spec.halo_width = {3, 2, 2};
+  spec.periodic = {true, true, true};
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, spec);
+  const hcart::Grid grid(decomp);
+  const auto u = grid.make_field<double>("u");
+  for (bool split : {false, true}) {
+    hcart::HaloExchanger halo(grid, hcart::HaloMode::Full);
+    auto run = [&](int layers) {
+      if (split) {
+        halo.start(hcart::HaloWidth{layers}, u);
+        halo.finish();
+      } else {
+        halo.exchange(hcart::HaloWidth{layers}, u);
+      }
+    };
+    try {
+      run(-1);
+      ADD_FAILURE() << "expected an error for width -1";
+    } catch (const hcart::InputError& e) {
+      EXPECT_TRUE(e.collective());
+      EXPECT_NE(std::string(e.what()).find("width -1"), std::string::npos) << e.what();
+    }
+    halo.exchange(hcart::HaloWidth{1}, u);
+    // A rank with another width than the others, after an exchange all agreed on.
+    if (hcart::test::world_size() > 1) {
+      const bool odd = world_rank() == hcart::test::world_size() - 1;
+      try {
+        run(odd ? 2 : 1);
+        ADD_FAILURE() << "expected an error for widths that differ";
+      } catch (const hcart::InputError& e) {
+        EXPECT_TRUE(e.collective());
+        EXPECT_NE(std::string(e.what()).find("the width"), std::string::npos) << e.what();
+      }
+      EXPECT_FALSE(halo.in_flight());
+    }
+    EXPECT_NO_THROW(run(2)) << "unusable after the error";
+    EXPECT_NO_THROW(run(0));
   }
 }
 

@@ -235,6 +235,29 @@ void run_config(const Config& c, const hcart::Decomposition& decomp, long& wrong
           << counted.level_names[l];
     }
   }
+  // Another width for one call (HaloWidth), then the exchanger's own again: each fills
+  // the cells of its width, and calls after the first with each allocate nothing.
+  const int other = (c.width + 1) % 4;
+  std::array<int, 3> other_width{};
+  for (int d = 0; d < 3; ++d)
+    other_width[d] = other == 0 ? grid.halo_width()[d] : std::min(other, grid.halo_width()[d]);
+  const auto exchange_fields = [&](bool per_call) {
+    for (int i = 0; i < c.fields; ++i)
+      fill(grid, f[i], i);
+    const hcart::HaloWidth w{other};
+    if (c.fields == 1) per_call ? halo.exchange(w, f[0]) : halo.exchange(f[0]);
+    if (c.fields == 2) per_call ? halo.exchange(w, f[0], f[1]) : halo.exchange(f[0], f[1]);
+    if (c.fields == 3)
+      per_call ? halo.exchange(w, f[0], f[1], f[2]) : halo.exchange(f[0], f[1], f[2]);
+    for (int i = 0; i < c.fields; ++i)
+      wrong += check(grid, f[i], i, c.mode, per_call ? other_width : width);
+  };
+  exchange_fields(true);
+  exchange_fields(false);
+  const std::size_t allocations = halo.allocation_count();
+  exchange_fields(true);
+  exchange_fields(false);
+  EXPECT_EQ(halo.allocation_count(), allocations) << "widths met before allocate nothing";
 }
 
 } // namespace

@@ -1,5 +1,6 @@
+#include "CopyList.hpp"
+
 #include <hcart/core/Error.hpp>
-#include <hcart/impl/halo/CopyList.hpp>
 
 namespace hcart::impl {
 

@@ -1,3 +1,5 @@
+#include "CopyList.hpp"
+
 #include <hcart/core/Collective.hpp>
 #include <hcart/core/DeviceAwareMpi.hpp>
 #include <hcart/core/Error.hpp>
@@ -51,22 +53,70 @@ struct HaloExchanger::Copies {
   std::vector<impl::CopyList> pack, unpack;
 };
 
+// One width's messages: the plan, its peers (per phase, per message) and the copy lists of
+// every field layout met at this width.
+struct HaloExchanger::WidthPlan {
+  std::array<int, 3> width{};
+  HaloPlan plan;
+  std::vector<std::vector<Peer>> peers;
+  std::vector<std::unique_ptr<Copies>> copies;
+};
+
+HaloCounters& HaloCounters::operator+=(const HaloCounters& other) {
+  HCART_CHECK(level_names == other.level_names,
+              "hcart::HaloCounters: adding counters of other hardware levels");
+  for (std::size_t l = 0; l < bytes.size(); ++l) {
+    bytes[l] += other.bytes[l];
+    messages[l] += other.messages[l];
+  }
+  exchanges += other.exchanges;
+  return *this;
+}
+
 HaloExchanger::HaloExchanger(const Grid& grid, HaloMode mode, const HaloOptions& options)
     : m_grid(&grid), m_mode(mode), m_options(options) {
-  const Decomposition& decomp = grid.decomposition();
-  const MPI_Comm comm = decomp.comm();
   const Block& block = grid.block();
-  agree_on_errors(comm, [&] {
-    HCART_REQUIRE(options.width >= 0, "hcart::HaloExchanger: HaloOptions::width "
-                                          << options.width << ", expected 0 (all) or more");
-    for (int d = 0; d < 3; ++d) {
-      m_width[d] =
-          options.width == 0 ? block.halo_width[d] : std::min(options.width, block.halo_width[d]);
-    }
-    m_plan = plan_halo(block, m_width, mode, options.full_method);
+  for (int d = 0; d < 3; ++d)
+    m_full_layers = std::max(m_full_layers, block.halo_width[d]);
+  m_plans.resize(static_cast<std::size_t>(m_full_layers) + 1);
+  agree_on_errors(grid.decomposition().comm(), [&] {
     m_device_buffers = device_mpi().device_buffers || !device_mpi().device_build;
   });
-  for (const HaloPlan::Phase& phase : m_plan.phases) {
+  agree_on_errors(grid.decomposition().comm(), [&] { m_default = &plan_of(options.width); });
+  for (std::size_t p = 0; p < m_default->plan.phases.size(); ++p)
+    m_states.push_back(std::make_unique<PhaseState>());
+  const Machine& machine = grid.decomposition().machine();
+  for (const auto& level : machine.levels())
+    m_counters.level_names.push_back(level.name);
+  m_counters.level_names.push_back("self");
+  reset_counters();
+}
+
+const HaloPlan& HaloExchanger::plan() const noexcept {
+  return m_default->plan;
+}
+
+std::array<int, 3> HaloExchanger::width() const noexcept {
+  return m_default->width;
+}
+
+// The plan of `layers` (0: the whole halo), made at its first use. Local: the constructor
+// agrees on its width's errors over the ranks; a width passed to one call is checked with
+// the fields (begin_binding, check_fields). Widths beyond the deepest halo share its plan.
+// (Every width of one mode has as many phases.)
+HaloExchanger::WidthPlan& HaloExchanger::plan_of(int layers) {
+  HCART_REQUIRE(layers >= 0,
+                "hcart::HaloExchanger: width " << layers << ", expected 0 (all) or more");
+  const Decomposition& decomp = m_grid->decomposition();
+  const Block& block = m_grid->block();
+  const int index = layers == 0 ? m_full_layers : std::min(layers, m_full_layers);
+  auto& slot = m_plans[static_cast<std::size_t>(index)];
+  if (slot) return *slot;
+  auto made = std::make_unique<WidthPlan>();
+  for (int d = 0; d < 3; ++d)
+    made->width[d] = layers == 0 ? block.halo_width[d] : std::min(layers, block.halo_width[d]);
+  made->plan = plan_halo(block, made->width, m_mode, m_options.full_method);
+  for (const HaloPlan::Phase& phase : made->plan.phases) {
     std::vector<Peer> peers;
     for (const HaloPlan::Message& m : phase.messages) {
       Peer p;
@@ -74,20 +124,18 @@ HaloExchanger::HaloExchanger(const Grid& grid, HaloMode mode, const HaloOptions&
       p.level = decomp.separating_level(decomp.rank(), p.rank);
       peers.push_back(p);
     }
-    m_peers.push_back(peers);
-    m_states.push_back(std::make_unique<PhaseState>());
+    made->peers.push_back(peers);
   }
-  const Machine& machine = decomp.machine();
-  for (const auto& level : machine.levels())
-    m_counters.level_names.push_back(level.name);
-  m_counters.level_names.push_back("self");
-  reset_counters();
+  slot = std::move(made);
+  ++m_allocations;
+  return *slot;
 }
 
 HaloExchanger::~HaloExchanger() {
   if (m_in_flight && !m_requests.empty()) {
     MPI_Waitall(static_cast<int>(m_requests.size()), m_requests.data(), MPI_STATUSES_IGNORE);
   }
+  if (m_check_request != MPI_REQUEST_NULL) MPI_Wait(&m_check_request, MPI_STATUS_IGNORE);
 }
 
 void HaloExchanger::reset_counters() {
@@ -103,9 +151,23 @@ void HaloExchanger::set_loop_pattern(LoopPattern pattern) {
   m_pattern = pattern;
 }
 
-void HaloExchanger::begin_binding(std::size_t count) {
+void HaloExchanger::begin_binding(std::size_t count, HaloWidth width) {
   HCART_CHECK(!m_in_flight, "hcart::HaloExchanger::start: an exchange is already in flight; "
                             "call finish() first");
+  // A width this rank cannot exchange is its problem in the check, which every rank takes
+  // part in; meanwhile the exchanger's own width gives the messages their sizes.
+  m_layers = width.layers;
+  m_width_problem.clear();
+  WidthPlan* plan = m_default;
+  if (width.layers != m_options.width) {
+    try {
+      plan = &plan_of(width.layers);
+    } catch (const InputError& e) {
+      m_width_problem = e.what();
+    }
+  }
+  if (plan != m_current) m_active = nullptr; // another width: its own copy lists
+  m_current = plan;
   HCART_REQUIRE(count <= static_cast<std::size_t>(impl::kMaxHaloFields),
                 "hcart::HaloExchanger: " << count << " fields, at most " << impl::kMaxHaloFields);
   if (m_fields.size() < count) {
@@ -115,47 +177,113 @@ void HaloExchanger::begin_binding(std::size_t count) {
   m_bound = count;
 }
 
-// The check of the fields bound for an exchange, before anything is posted. Locally: each
-// field has the grid's extents. Collectively (HaloOptions::collective_checks): one reduction
-// per exchange of {any problem, the largest and the smallest signature (the number, types
-// and sizes of the fields)}. Every rank takes part in every exchange's reduction, whatever
-// its own fields look like, so the ranks never disagree about whether a collective happens,
-// and after a failure every rank throws the same InputError with nothing in flight. (Its
-// cost, and why not a nonblocking reduction behind the packing: docs/benchmarks.md.)
+// The check of the fields bound for an exchange. Locally: each field fits the grid
+// (Grid::require_fits), every exchange. Collectively (HaloOptions::collective_checks): one
+// reduction per exchange of {any misfit, the largest and the smallest signature (the number,
+// types and sizes of the fields and the width)}, on every rank whatever its own fields, so
+// the ranks never disagree about whether a collective happens.
+//
+// Why it need not wait before the messages: a message's size depends only on the signature
+// (a rank whose field misfits sends an unpacked buffer of the right size, and packs nothing).
+// So while every rank passes the signature of the exchange before (which all ranks agreed
+// on), the messages are safe whatever the check finds, and the reduction completes with
+// them (complete_phase), read before anything is unpacked. A rank whose signature changed
+// (the first exchange, another width or other fields) cannot know what sizes the others
+// send, so it waits for the reduction before posting anything ("careful"). If the ranks
+// disagree, some are careful and see it before posting: they send empty messages and take
+// whatever the others sent with a matched probe (abandon_exchange), so that no receive is
+// ever posted for fewer bytes than arrive (Open MPI's single-copy transfer writes past the
+// buffer of a receive that is too short). Every rank then throws the same InputError with
+// nothing in flight. With one message per field (aggregate_fields off) the number of
+// messages depends on the fields too: every exchange waits for the reduction first.
 void HaloExchanger::check_fields() {
-  const auto extent = m_grid->extent();
-  std::string problem;
-  for (std::size_t f = 0; f < m_bound && problem.empty(); ++f) {
-    const auto e = m_fields[f]->extents();
-    if (e != extent) {
-      problem = "hcart::HaloExchanger: field '" + m_fields[f]->label() + "' has extents " +
-                std::to_string(e[0]) + "x" + std::to_string(e[1]) + "x" + std::to_string(e[2]) +
-                " on rank " + std::to_string(m_grid->decomposition().rank()) +
-                ", expected the grid's " + std::to_string(extent[0]) + "x" +
-                std::to_string(extent[1]) + "x" + std::to_string(extent[2]);
+  m_problem = m_width_problem;
+  for (std::size_t f = 0; f < m_bound && m_problem.empty(); ++f) {
+    try {
+      m_fields[f]->require_fits(*m_grid, "hcart::HaloExchanger");
+    } catch (const InputError& e) {
+      m_problem =
+          std::string(e.what()) + " (rank " + std::to_string(m_grid->decomposition().rank()) + ")";
     }
   }
   if (!m_options.collective_checks) {
-    HCART_REQUIRE(problem.empty(), problem);
+    HCART_REQUIRE(m_problem.empty(), m_problem);
     return;
   }
-  // The signature: the number, types and sizes of the fields (type_info::hash_code hashes
-  // the type's name: the same in every process of one program).
+  const auto t0 = Clock::now();
+  // The signature (type_info::hash_code hashes the type's name: the same in every process
+  // of one program).
   std::size_t signature = m_bound;
   for (std::size_t f = 0; f < m_bound; ++f) {
     signature = (signature * 1000003u) ^ m_fields[f]->type().hash_code();
     signature = (signature * 1000003u) ^ m_fields[f]->elem_bytes();
   }
+  signature = (signature * 1000003u) ^ static_cast<std::size_t>(m_layers);
   const auto sig = static_cast<long long>(signature & 0x3fffffffffffffffULL);
-  long long values[3] = {problem.empty() ? 0 : 1, sig, -sig};
+  m_check[0] = m_problem.empty() ? 0 : 1;
+  m_check[1] = sig;
+  m_check[2] = -sig;
   const MPI_Comm comm = m_grid->decomposition().comm();
-  const auto t0 = Clock::now();
-  HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, values, 3, MPI_LONG_LONG, MPI_MAX, comm));
+  if (!m_options.aggregate_fields) {
+    HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, m_check, 3, MPI_LONG_LONG, MPI_MAX, comm));
+    m_times.check += since(t0);
+    judge_check();
+    return;
+  }
+  HCART_MPI_CHECK(
+      MPI_Iallreduce(MPI_IN_PLACE, m_check, 3, MPI_LONG_LONG, MPI_MAX, comm, &m_check_request));
+  if (sig == m_agreed) {
+    m_times.check += since(t0);
+    return; // completed with the messages
+  }
+  HCART_MPI_CHECK(MPI_Wait(&m_check_request, MPI_STATUS_IGNORE));
   m_times.check += since(t0);
-  if (values[0] > 0) agree_on_errors(comm, [&] { HCART_REQUIRE(problem.empty(), problem); });
-  if (values[1] != -values[2]) {
+  if (m_check[0] > 0 || m_check[1] != -m_check[2]) {
+    abandon_exchange();
+    judge_check(); // throws
+  }
+  m_agreed = sig;
+}
+
+// A careful rank's side of an exchange the check failed: an empty message to each peer of
+// the first phase, and each peer's message taken at the size it has.
+void HaloExchanger::abandon_exchange() {
+  const MPI_Comm comm = m_grid->decomposition().comm();
+  const HaloPlan::Phase& phase = m_current->plan.phases.front();
+  const std::vector<Peer>& peers = m_current->peers.front();
+  std::vector<MPI_Request> sends;
+  for (std::size_t q = 0; q < phase.messages.size(); ++q) {
+    if (phase.messages[q].local) continue;
+    sends.emplace_back();
+    HCART_MPI_CHECK(MPI_Isend(nullptr, 0, MPI_BYTE, peers[q].rank, phase.messages[q].send_tag, comm,
+                              &sends.back()));
+  }
+  std::vector<unsigned char> scratch;
+  for (std::size_t q = 0; q < phase.messages.size(); ++q) {
+    if (phase.messages[q].local) continue;
+    MPI_Message message;
+    MPI_Status status;
+    HCART_MPI_CHECK(MPI_Mprobe(peers[q].rank, phase.messages[q].recv_tag, comm, &message, &status));
+    int count = 0;
+    HCART_MPI_CHECK(MPI_Get_count(&status, MPI_BYTE, &count));
+    scratch.resize(static_cast<std::size_t>(std::max(count, 1)));
+    HCART_MPI_CHECK(MPI_Mrecv(scratch.data(), count, MPI_BYTE, &message, MPI_STATUS_IGNORE));
+  }
+  HCART_MPI_CHECK(MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE));
+}
+
+// The outcome of the reduction, the same on every rank: an InputError on all when a rank
+// found a misfit (its message) or the signatures differ.
+void HaloExchanger::judge_check() {
+  const auto t0 = Clock::now();
+  const MPI_Comm comm = m_grid->decomposition().comm();
+  if (m_check[0] > 0) {
+    agree_on_errors(comm, [&] { HCART_REQUIRE(m_problem.empty(), m_problem); });
+  }
+  m_times.check += since(t0);
+  if (m_check[1] != -m_check[2]) {
     InputError error("hcart::HaloExchanger: the ranks passed different fields to the same "
-                     "exchange (their number or types differ)");
+                     "exchange (their number or types, or the width, differ)");
     error.set_collective(true);
     throw error;
   }
@@ -181,7 +309,7 @@ void HaloExchanger::build_copies() {
   auto copies = std::make_unique<Copies>();
   for (std::size_t f = 0; f < m_bound; ++f)
     copies->layout.push_back(m_fields[f]->elem_bytes());
-  for (const HaloPlan::Phase& phase : m_plan.phases) {
+  for (const HaloPlan::Phase& phase : m_current->plan.phases) {
     std::vector<impl::CopyItem> pack, unpack;
     std::size_t offset = 0;
     for (const HaloPlan::Message& m : phase.messages) {
@@ -209,25 +337,25 @@ void HaloExchanger::build_copies() {
     copies->pack.emplace_back(std::move(pack));
     copies->unpack.emplace_back(std::move(unpack));
   }
-  m_copies.push_back(std::move(copies));
+  m_current->copies.push_back(std::move(copies));
   ++m_allocations;
 }
 
 void HaloExchanger::prepare() {
   if (m_active == nullptr || !layout_is(m_active->layout)) {
     m_active = nullptr;
-    for (const auto& c : m_copies) {
+    for (const auto& c : m_current->copies) {
       if (layout_is(c->layout)) m_active = c.get();
     }
     if (m_active == nullptr) {
       build_copies();
-      m_active = m_copies.back().get();
+      m_active = m_current->copies.back().get();
     }
   }
   // Buffers large enough for this layout (they only grow).
-  for (std::size_t p = 0; p < m_plan.phases.size(); ++p) {
+  for (std::size_t p = 0; p < m_current->plan.phases.size(); ++p) {
     std::size_t total = 0;
-    for (const HaloPlan::Message& m : m_plan.phases[p].messages) {
+    for (const HaloPlan::Message& m : m_current->plan.phases[p].messages) {
       if (!m.local) total += message_bytes(m);
     }
     PhaseState& s = *m_states[p];
@@ -252,7 +380,7 @@ void HaloExchanger::prepare() {
     ++m_allocations;
   }
   std::size_t most_requests = 0;
-  for (const HaloPlan::Phase& phase : m_plan.phases) {
+  for (const HaloPlan::Phase& phase : m_current->plan.phases) {
     most_requests = std::max(most_requests, 2 * phase.messages.size() * m_bound);
   }
   if (m_requests.capacity() < most_requests) {
@@ -279,8 +407,8 @@ void HaloExchanger::start_bound() {
 
 void HaloExchanger::begin_phase(std::size_t p) {
   const MPI_Comm comm = m_grid->decomposition().comm();
-  const HaloPlan::Phase& phase = m_plan.phases[p];
-  const std::vector<Peer>& peers = m_peers[p];
+  const HaloPlan::Phase& phase = m_current->plan.phases[p];
+  const std::vector<Peer>& peers = m_current->peers[p];
   PhaseState& state = *m_states[p];
   const bool aggregate = m_options.aggregate_fields;
   auto t0 = Clock::now();
@@ -316,10 +444,13 @@ void HaloExchanger::begin_phase(std::size_t p) {
     offset += bytes;
   }
   m_times.post += since(t0);
-  // Pack every message and field, and the local copies, in one launch.
+  // Pack every message and field, and the local copies, in one launch (nothing when a
+  // field here does not fit: the messages still go, for the others not to wait).
   t0 = Clock::now();
-  m_active->pack[p].run(m_space, "hcart_pack", m_pattern, m_refs, state.send);
-  fence(m_space, "hcart_halo");
+  if (m_problem.empty()) {
+    m_active->pack[p].run(m_space, "hcart_pack", m_pattern, m_refs, state.send);
+    fence(m_space, "hcart_halo");
+  }
   m_times.pack += since(t0);
   t0 = Clock::now();
   offset = 0;
@@ -357,11 +488,27 @@ void HaloExchanger::begin_phase(std::size_t p) {
 
 void HaloExchanger::complete_phase(std::size_t p) {
   PhaseState& state = *m_states[p];
+  // The fields' check completes with the messages of the first phase (check_fields).
+  const bool judge = m_check_request != MPI_REQUEST_NULL;
+  if (judge) m_requests.push_back(m_check_request);
   auto t0 = Clock::now();
   m_statuses.resize(m_requests.size());
   const int rc =
       MPI_Waitall(static_cast<int>(m_requests.size()), m_requests.data(), m_statuses.data());
+  if (rc != MPI_SUCCESS) {
+    // Requests that neither completed nor failed (MPI_ERR_PENDING) are still active: done
+    // here, so that nothing stays in flight whatever is thrown below.
+    for (std::size_t r = 0; r < m_requests.size(); ++r) {
+      if (m_statuses[r].MPI_ERROR == MPI_ERR_PENDING) MPI_Wait(&m_requests[r], &m_statuses[r]);
+    }
+  }
   m_times.wait += since(t0);
+  if (judge) {
+    m_check_request = MPI_REQUEST_NULL;
+    m_requests.pop_back();
+    m_statuses.pop_back();
+    judge_check();
+  }
   if (rc != MPI_SUCCESS) {
     for (const MPI_Status& s : m_statuses) {
       if (s.MPI_ERROR != MPI_SUCCESS && s.MPI_ERROR != MPI_ERR_PENDING) {
@@ -396,7 +543,7 @@ void HaloExchanger::finish() {
               "hcart::HaloExchanger::finish: no exchange in flight; call start() first");
   try {
     complete_phase(0);
-    for (std::size_t p = 1; p < m_plan.phases.size(); ++p) {
+    for (std::size_t p = 1; p < m_current->plan.phases.size(); ++p) {
       begin_phase(p);
       complete_phase(p);
     }

@@ -3,22 +3,24 @@
 //
 //   hcart::HaloExchanger halo(grid, hcart::HaloMode::Faces);   // or HaloMode::Full
 //   halo.exchange(u, v);          // blocking; several fields (of any arithmetic types)
+//   halo.exchange(hcart::HaloWidth{2}, u);   // this call: 2 layers next to the owned cells
 //   halo.start(u);                // split phase: messages fly while ...
 //   /* ... cells that need no halo are updated */
 //   halo.finish();
 //
 // The geometry is a HaloPlan (hcart/halo/HaloPlan.hpp): Faces mode sends the 6 faces;
 // Full mode fills edges and corners too, in 3 ordered phases or with 26 concurrent
-// messages (HaloOptions). HaloOptions::width exchanges only the layers next to the owned
-// cells that the next update reads. Each phase packs every message of every field in one
-// kernel launch into one send buffer, and unpacks in one launch (hcart/impl/halo/
-// CopyList.hpp); fields of one call travel in one message per neighbour. Buffers and
-// copy lists are built once and reused: exchange() allocates nothing after the first call
-// with a given set of field types (allocation_count() shows it). Receives are posted before
-// sends; tags tell direction and side apart, so a periodic direction with 2 ranks works; a
-// periodic direction with 1 rank is a local copy without MPI. Halo cells at non-periodic
-// physical boundaries are never written. Every message is counted by the hardware level it
-// crosses (counters()).
+// messages (HaloOptions). A width (HaloOptions::width for every call, or HaloWidth for one)
+// exchanges only the layers next to the owned cells that the next update reads; each width
+// has its own plan, made at its first use. Each phase packs every message of every field
+// in one kernel launch into one send buffer, and unpacks in one launch; fields of one call
+// travel in one message per neighbour. Buffers and copy lists are built once and reused:
+// exchange() allocates nothing after the first call with a given width and set of field
+// types (allocation_count() shows it). Receives are posted before sends; tags tell
+// direction and side apart, so a periodic direction with 2 ranks works; a periodic
+// direction with 1 rank is a local copy without MPI. Halo cells at non-periodic physical
+// boundaries are never written. Every message is counted by the hardware level it crosses
+// (counters()).
 //
 // On a device build the buffers are device memory when MPI takes it (hcart::device_mpi(),
 // decided at run time) and pinned host memory otherwise, written and read directly by the
@@ -29,7 +31,6 @@
 #include <hcart/grid/Grid.hpp>
 #include <hcart/halo/HaloPlan.hpp>
 #include <hcart/impl/halo/BoundField.hpp>
-#include <hcart/impl/halo/CopyList.hpp>
 
 #include <mpi.h>
 
@@ -41,22 +42,34 @@
 
 namespace hcart {
 
+/// \brief The halo layers one exchange fills next to the owned cells, in each direction:
+/// `layers` (at least 1; capped at the grid's halo width in each direction), or 0 for the
+/// grid's whole halo.
+struct HaloWidth {
+  int layers = 0;
+};
+
 struct HaloOptions {
   FullMethod full_method = FullMethod::ThreePhase;
   /// One message per neighbour for all fields of a call (true), or one per field.
   bool aggregate_fields = true;
-  /// Check with one small reduction per exchange, before anything is sent, that all ranks
-  /// pass fields of the grid's extents and the same number and types, so that a mistake on
-  /// one rank is an hcart::InputError on all instead of a hang (its time is
-  /// HaloTimes::check: about a microsecond on one node). Off: each rank
-  /// checks its own fields' extents only. A rank with a field of other extents then throws
-  /// alone, and the others wait for its messages: the program must end the job
+  /// Check, with one small reduction per exchange, that all ranks pass fields of the grid's
+  /// extents and the same number and types and width, so that a mistake on one rank is an
+  /// hcart::InputError on all instead of a hang or a buffer overrun. The reduction is
+  /// nonblocking and completes with the first phase's messages; only an exchange whose
+  /// fields' types, number or width differ from the exchange before (the first one, say)
+  /// waits for it before posting anything (with one message per field, aggregate_fields
+  /// off, every exchange waits). HaloTimes::check books posting, that wait and reading the
+  /// outcome; the rest of its latency overlaps the messages, in HaloTimes::wait. Off: each
+  /// rank checks its own fields' extents only. A rank with a field of other extents then
+  /// throws alone, and the others wait for its messages: the program must end the job
   /// (hcart::run_main does, with MPI_Abort, for an error not every rank holds); ranks that
   /// pass different numbers or types of fields fail where a message of another size
   /// arrives, or hang where none does.
   bool collective_checks = true;
-  /// Halo layers to exchange next to the owned cells in each direction: 0 (default) for the
-  /// grid's whole halo width, else at most that many (never more than the halo width).
+  /// Halo layers to exchange next to the owned cells in each direction when a call names
+  /// none: 0 (default) for the grid's whole halo width, else at most that many (never more
+  /// than the halo width).
   int width = 0;
 };
 
@@ -66,17 +79,28 @@ struct HaloCounters {
   std::vector<std::int64_t> bytes;      ///< bytes sent (self: copied locally)
   std::vector<std::int64_t> messages;   ///< messages sent (self: local copies)
   std::int64_t exchanges = 0;           ///< completed exchanges
+  /// \brief Adds the traffic of another exchanger of the same decomposition.
+  /// \throws hcart::Error when the levels differ.
+  HaloCounters& operator+=(const HaloCounters& other);
 };
 
 /// \brief Time spent in the parts of the exchanges since construction, in seconds. Each
 /// part ends with a fence of the execution space, so device times are real.
 struct HaloTimes {
-  double check = 0.0;  ///< the collective check of the fields passed (HaloOptions)
+  double check = 0.0;  ///< posting and reading the fields' collective check (HaloOptions)
   double pack = 0.0;   ///< packing kernel (with the local copies of periodic self-neighbours)
   double post = 0.0;   ///< posting receives and sends
   double wait = 0.0;   ///< waiting for messages
   double unpack = 0.0; ///< unpacking kernel
   double total() const noexcept { return check + pack + post + wait + unpack; }
+  HaloTimes& operator+=(const HaloTimes& other) noexcept {
+    check += other.check;
+    pack += other.pack;
+    post += other.post;
+    wait += other.wait;
+    unpack += other.unpack;
+    return *this;
+  }
 };
 
 class HaloExchanger {
@@ -92,7 +116,7 @@ public:
   HaloExchanger(HaloExchanger&&) = delete;
   HaloExchanger& operator=(HaloExchanger&&) = delete;
 
-  /// \brief Fills the halos of all `fields` (blocking).
+  /// \brief Fills the halos of all `fields` (blocking), HaloOptions::width layers deep.
   /// \throws hcart::InputError (on every rank, when checked collectively) when a field's
   /// extents differ from the grid's or ranks pass different fields; hcart::Error when a
   /// split exchange is in flight or MPI fails.
@@ -101,12 +125,25 @@ public:
     start(fields...);
     finish();
   }
+  /// \brief Fills `width` layers of the halos of all `fields` (blocking).
+  /// \throws hcart::InputError (on every rank) also for a width below 0, or deeper than a
+  /// block has cells in a direction with a neighbour (checked at a width's first use).
+  template <class... T>
+  void exchange(HaloWidth width, const Field<T>&... fields) {
+    start(width, fields...);
+    finish();
+  }
   /// \brief Starts filling the halos of `fields`: posts receives, packs, posts sends.
   /// The fields' owned cells next to the boundary must not change until finish().
   template <class... T>
   void start(const Field<T>&... fields) {
+    start(HaloWidth{m_options.width}, fields...);
+  }
+  /// \brief start() for `width` layers.
+  template <class... T>
+  void start(HaloWidth width, const Field<T>&... fields) {
     static_assert(sizeof...(T) >= 1, "hcart::HaloExchanger::start: pass at least one field");
-    begin_binding(sizeof...(T));
+    begin_binding(sizeof...(T), width);
     std::size_t index = 0;
     (bind(index++, fields), ...);
     start_bound();
@@ -119,15 +156,15 @@ public:
 
   HaloMode mode() const noexcept { return m_mode; }
   const HaloOptions& options() const noexcept { return m_options; }
-  /// \brief The geometry: phases, messages and their boxes.
-  const HaloPlan& plan() const noexcept { return m_plan; }
-  /// \brief Layers exchanged per direction.
-  std::array<int, 3> width() const noexcept { return m_width; }
+  /// \brief The geometry of HaloOptions::width: phases, messages and their boxes.
+  const HaloPlan& plan() const noexcept;
+  /// \brief Layers HaloOptions::width exchanges per direction.
+  std::array<int, 3> width() const noexcept;
   const HaloCounters& counters() const noexcept { return m_counters; }
   const HaloTimes& times() const noexcept { return m_times; }
   void reset_counters();
-  /// \brief Buffers, copy lists and field handles allocated so far (constant after the
-  /// first call with a given set of field types).
+  /// \brief Buffers, plans, copy lists and field handles allocated so far (constant after
+  /// the first call with a given width and set of field types).
   std::size_t allocation_count() const noexcept { return m_allocations; }
   /// \brief True when MPI gets the buffers in the execution space's memory (always on
   /// host builds; on device builds when MPI takes device memory, else pinned host buffers).
@@ -144,8 +181,9 @@ private:
   };
   struct PhaseState;
   struct Copies;
+  struct WidthPlan;
 
-  void begin_binding(std::size_t count);
+  void begin_binding(std::size_t count, HaloWidth width);
   template <class T>
   void bind(std::size_t index, const Field<T>& field) {
     static_assert(std::is_arithmetic<T>::value, "hcart::HaloExchanger: arithmetic fields only");
@@ -157,8 +195,11 @@ private:
       ++m_allocations;
     }
   }
+  WidthPlan& plan_of(int layers);
   void start_bound();
   void check_fields();
+  void judge_check();
+  void abandon_exchange();
   void prepare();
   bool layout_is(const std::vector<std::size_t>& layout) const;
   void build_copies();
@@ -169,13 +210,13 @@ private:
   const Grid* m_grid;
   HaloMode m_mode;
   HaloOptions m_options;
-  std::array<int, 3> m_width{};
-  HaloPlan m_plan;
-  std::vector<std::vector<Peer>> m_peers; // per phase, per message
+  int m_full_layers = 0; // the deepest halo of the grid: a plan of this width is its whole
+  std::vector<std::unique_ptr<WidthPlan>> m_plans; // by layers, made at first use
+  WidthPlan* m_default = nullptr;                  // HaloOptions::width's
+  WidthPlan* m_current = nullptr;                  // the width of the exchange now
   std::vector<std::unique_ptr<impl::BoundField>> m_fields;
   std::size_t m_bound = 0;
-  std::vector<std::unique_ptr<Copies>> m_copies; // per field layout met so far
-  const Copies* m_active = nullptr;              // the layout of the fields bound now
+  const Copies* m_active = nullptr; // the copy lists of the width and fields bound now
   std::vector<std::unique_ptr<PhaseState>> m_states;
   impl::FieldRefs m_refs;
   LoopPattern m_pattern = default_loop_pattern;
@@ -185,6 +226,13 @@ private:
   std::vector<MPI_Status> m_statuses;
   std::vector<int> m_expected; // bytes each receive of the phase expects
   bool m_in_flight = false;
+  // The fields' collective check (check_fields).
+  int m_layers = 0;                               // the width asked for now
+  std::string m_width_problem;                    // why this rank cannot exchange it
+  std::string m_problem;                          // this rank's misfit in the exchange now
+  long long m_check[3] = {0, 0, 0};               // {misfit, signature, -signature}, reduced
+  MPI_Request m_check_request = MPI_REQUEST_NULL; // the reduction, while in flight
+  long long m_agreed = -1; // the signature every rank passed at the last exchange, or -1
   HaloCounters m_counters;
   HaloTimes m_times;
   std::size_t m_allocations = 0;

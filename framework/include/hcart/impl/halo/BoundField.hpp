@@ -1,16 +1,29 @@
 // A field bound to a halo exchange, type-erased (internal): it keeps the view alive while
-// bound and tells the packer where its bytes are.
+// bound and tells the packer where its bytes are (FieldRef).
 #pragma once
 
 #include <hcart/grid/Field.hpp>
-#include <hcart/impl/halo/CopyList.hpp>
+#include <hcart/grid/Grid.hpp>
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <typeinfo>
 
 namespace hcart::impl {
+
+/// Fields one exchange can carry.
+constexpr int kMaxHaloFields = 64;
+
+/// A field as the packer sees it: bytes, LayoutRight (k contiguous).
+struct FieldRef {
+  unsigned char* data = nullptr;
+  std::int64_t stride_i = 0; ///< bytes between cells (i, j, k) and (i + 1, j, k)
+  std::int64_t stride_j = 0; ///< bytes between cells (i, j, k) and (i, j + 1, k)
+  int elem_bytes = 0;
+};
+using FieldRefs = Kokkos::Array<FieldRef, kMaxHaloFields>;
 
 class BoundField {
 public:
@@ -20,6 +33,8 @@ public:
   virtual std::array<int, 3> extents() const noexcept = 0;
   virtual std::string label() const = 0;
   virtual FieldRef ref() const noexcept = 0;
+  /// The grid's contract (Grid::require_fits): an InputError unless the field fits `grid`.
+  virtual void require_fits(const Grid& grid, const char* who) const = 0;
 };
 
 template <class T>
@@ -42,6 +57,9 @@ public:
     r.stride_j = static_cast<std::int64_t>(m_field.stride(1) * sizeof(T));
     r.elem_bytes = static_cast<int>(sizeof(T));
     return r;
+  }
+  void require_fits(const Grid& grid, const char* who) const override {
+    grid.require_fits(m_field, who);
   }
 
 private:

@@ -1,5 +1,5 @@
 // The halo packer: moves the cells of every message and field of one exchange phase
-// between fields and message buffers in one kernel launch (internal).
+// between fields and message buffers in one kernel launch (internal: not installed).
 //
 // A phase is two copy lists: `pack` (field cells -> send buffer, and the local copies of
 // periodic self-neighbours, field -> field) and `unpack` (receive buffer -> field cells).
@@ -16,6 +16,7 @@
 
 #include <hcart/core/ExecutionModel.hpp>
 #include <hcart/grid/Box.hpp>
+#include <hcart/impl/halo/BoundField.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -24,18 +25,6 @@
 #include <vector>
 
 namespace hcart::impl {
-
-/// Fields one exchange can carry.
-constexpr int kMaxHaloFields = 64;
-
-/// A field as the packer sees it: bytes, LayoutRight (k contiguous).
-struct FieldRef {
-  unsigned char* data = nullptr;
-  std::int64_t stride_i = 0; ///< bytes between cells (i, j, k) and (i + 1, j, k)
-  std::int64_t stride_j = 0; ///< bytes between cells (i, j, k) and (i, j + 1, k)
-  int elem_bytes = 0;
-};
-using FieldRefs = Kokkos::Array<FieldRef, kMaxHaloFields>;
 
 enum class CopyKind : int {
   Pack,   ///< field box -> buffer (k fastest)
