@@ -13,7 +13,8 @@ namespace hcart::apps {
 void add_output_keys(DeckSchema& s, const std::string& unit, const std::string& every_help) {
   s.add("output", "directory", DeckType::String, "\"output\"", "where output files go");
   s.add("output", "timers_json", DeckType::String, "\"\"",
-        "file name (inside directory) for the timer report as JSON; empty: none");
+        "file for the timer report as JSON: a name or relative path inside directory, or an "
+        "absolute path; empty: none");
   s.add("output", "every", DeckType::Integer, "0", every_help).at_least(0);
   s.add("output", "checkpoint_every", DeckType::Integer, "0",
         "write a checkpoint every this many " + unit + "; 0: never")
@@ -40,10 +41,10 @@ OutputSettings read_output(const Deck& deck) {
   o.checkpoint_keep = static_cast<long>(deck.integer("output", "checkpoint_keep"));
   o.restart = deck.string("output", "restart");
   o.deck = deck.resolved();
-  HCART_REQUIRE(o.timers_json.find('/') == std::string::npos,
+  HCART_REQUIRE(o.timers_json.empty() || std::filesystem::path(o.timers_json).has_filename(),
                 deck.where("output", "timers_json")
                     << ": [output] timers_json = \"" << o.timers_json
-                    << "\": expected a file name without '/' (it goes into directory)");
+                    << "\": expected a file name or a path to one, not a directory");
   return o;
 }
 
@@ -86,8 +87,9 @@ void write_report(MPI_Comm comm, const OutputSettings& output, const std::string
   MPI_Comm_rank(comm, &rank);
   agree_on_errors(comm, [&] {
     if (rank != 0) return;
-    std::filesystem::create_directories(output.directory);
+    // timers_json: a name in the output directory, a path below it, or an absolute path.
     const std::filesystem::path path = std::filesystem::path(output.directory) / output.timers_json;
+    create_parent_directories(path.string(), "[output] timers_json");
     const std::string temporary = path.string() + ".tmp";
     {
       std::ofstream out(temporary);

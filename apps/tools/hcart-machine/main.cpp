@@ -21,6 +21,7 @@
 #include <hcart/core/Error.hpp>
 #include <hcart/core/Main.hpp>
 #include <hcart/core/MpiCheck.hpp>
+#include <hcart/io/OutputDirectory.hpp>
 #include <hcart/topology/Detect.hpp>
 #include <hcart/topology/LevelTimings.hpp>
 
@@ -88,6 +89,7 @@ int main(int argc, char* argv[]) {
                     "--repetitions: " << measure.repetitions << ", expected 1 to 10000");
       // The file is written at the end, whole or not at all; that it can be is known first.
       if (!measure_path.empty() && env.rank() == 0) {
+        hcart::create_parent_directories(measure_path, "--measure");
         std::ofstream probe(measure_path + ".part");
         HCART_REQUIRE(probe.good(), "--measure: cannot write '" << measure_path << "'");
         probe.close();

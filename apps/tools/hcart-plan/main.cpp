@@ -18,6 +18,7 @@
 #include <hcart/core/Error.hpp>
 #include <hcart/core/Main.hpp>
 #include <hcart/grid/Planner.hpp>
+#include <hcart/io/OutputDirectory.hpp>
 #include <hcart/mapping/Strategy.hpp>
 #include <hcart/mapping/TrafficModel.hpp>
 
@@ -44,6 +45,7 @@ void write_launch_files(const hcart::apps::PlanRequest& request,
   const auto slots = hcart::apps::launch_slots(plan, request.machine);
   auto write = [&](const std::string& path, const std::string& text) {
     if (path.empty() || !root) return;
+    hcart::create_parent_directories(path, "hcart-plan");
     std::ofstream out(path);
     out << text;
     out.close();

@@ -5,6 +5,7 @@
 #include <hcart/core/MpiCheck.hpp>
 #include <hcart/core/Version.hpp>
 #include <hcart/io/FieldFile.hpp>
+#include <hcart/io/OutputDirectory.hpp>
 
 #include <hdf5.h>
 
@@ -170,15 +171,10 @@ void write_fields(const std::string& path, const Grid& grid,
     if (decomp.rank() == 0) {
       // is_directory sets its error code for a path that does not exist yet (a new file):
       // that is not an error, so it gets a code of its own.
-      std::error_code probe, code;
+      std::error_code probe;
       HCART_REQUIRE(!std::filesystem::is_directory(path, probe),
                     "hcart::write_fields: '" << path << "' is a directory, expected a file name");
-      const auto parent = std::filesystem::path(path).parent_path();
-      if (!parent.empty()) std::filesystem::create_directories(parent, code);
-      HCART_REQUIRE(!code && (parent.empty() || std::filesystem::is_directory(parent)),
-                    "hcart::write_fields: directory '"
-                        << parent.string() << "' of '" << path << "' cannot be created ("
-                        << (code ? code.message() : "a file of that name exists") << ")");
+      create_parent_directories(path, "hcart::write_fields");
     }
   });
   // Every HDF5 call below is collective or identical on all ranks; a failure on one rank

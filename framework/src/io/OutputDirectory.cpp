@@ -36,4 +36,15 @@ void prepare_output_directory(MPI_Comm comm, const std::string& directory,
   });
 }
 
+void create_parent_directories(const std::string& path, const std::string& who) {
+  const auto parent = std::filesystem::path(path).parent_path();
+  if (parent.empty()) return;
+  std::error_code code;
+  std::filesystem::create_directories(parent, code);
+  HCART_REQUIRE(!code && std::filesystem::is_directory(parent),
+                who << ": directory '" << parent.string() << "' of '" << path
+                    << "' cannot be created ("
+                    << (code ? code.message() : "a file of that name exists") << ")");
+}
+
 } // namespace hcart

@@ -1,4 +1,5 @@
 #include <hcart/core/Error.hpp>
+#include <hcart/io/OutputDirectory.hpp>
 #include <hcart/io/Xdmf.hpp>
 
 #include <cstdio>
@@ -54,8 +55,7 @@ std::string grid_element(const std::string& h5_name, const std::array<std::int64
 
 void write_atomically(const std::string& path, const std::string& text) {
   const std::string temporary = path + ".tmp";
-  const auto parent = std::filesystem::path(path).parent_path();
-  if (!parent.empty()) std::filesystem::create_directories(parent);
+  create_parent_directories(path, "hcart::write_xdmf");
   {
     std::ofstream out(temporary);
     HCART_CHECK(out.good(), "cannot write '" << temporary << "'");

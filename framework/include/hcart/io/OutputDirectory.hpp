@@ -9,6 +9,12 @@
 // naming the path (and `what`, the setting it came from, when given) before any work is
 // done, not an error at the first output after hours of computing. hcart::write_fields
 // creates missing parent directories itself; this check finds the ones it could not.
+//
+//   hcart::create_parent_directories("out/run1/timers.json", "timers");  // out/run1/
+//
+// Every writer of hcart (field files, XDMF, the apps' reports, the tools' machine and
+// launch files) takes a path as users write it: a bare file name, ./name, a relative path
+// whose directories may not exist yet, or an absolute path.
 #pragma once
 
 #include <mpi.h>
@@ -22,5 +28,12 @@ namespace hcart {
 /// empty). \throws hcart::InputError (collective) naming the path and why it cannot be used.
 void prepare_output_directory(MPI_Comm comm, const std::string& directory,
                               const std::string& what = "");
+
+/// \brief Creates the missing directories above the file `path` (none for a bare file
+/// name or "./name"; relative paths are taken from the working directory). Local: for the
+/// rank that writes the file. `who` starts the message.
+/// \throws hcart::InputError naming the directory and the file when it cannot be created
+/// (a file of that name, no permission).
+void create_parent_directories(const std::string& path, const std::string& who);
 
 } // namespace hcart
