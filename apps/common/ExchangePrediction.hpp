@@ -4,6 +4,7 @@
 #pragma once
 
 #include <hcart/grid/Decomposition.hpp>
+#include <hcart/grid/ExchangePrediction.hpp>
 #include <hcart/mapping/TimeModel.hpp>
 
 #include <CLI/CLI.hpp>
@@ -17,14 +18,6 @@ struct HaloCounters; // hcart/halo/HaloExchanger.hpp; the loads need no Kokkos
 } // namespace hcart
 
 namespace hcart::apps {
-
-/// \brief Per machine level: the bytes of the busiest unit and the most messages of one
-/// rank in one exchange, from every rank's own `bytes` and `messages` sent across each level
-/// in that exchange (machine levels coarse first; entries after them, e.g. "self", ignored).
-/// Collective over decomp.comm().
-std::vector<LevelLoad> exchange_loads(const std::vector<std::int64_t>& bytes,
-                                      const std::vector<std::int64_t>& messages,
-                                      const Decomposition& decomp);
 
 /// \brief A run's halo exchanges, measured and predicted.
 struct ExchangeTiming {

@@ -101,6 +101,9 @@ hcart::DeckSchema reaction_schema() {
   schema.add("model", "steps", hcart::DeckType::Integer, "40", "steps to run (even)").at_least(2);
   schema.add("output", "directory", hcart::DeckType::String, "\"output/reaction3d\"",
              "where files go");
+  schema.add("output", "machine_file", hcart::DeckType::String, "\"\"",
+             "a machine file (hcart-machine --measure) to predict one exchange's time from; "
+             "empty: none");
   return schema;
 }
 
@@ -116,6 +119,7 @@ int reaction3d(hcart::Environment& env, int argc, char* argv[]) {
   const double dt = deck.real("model", "dt");
   const long steps = static_cast<long>(deck.integer("model", "steps"));
   const std::string directory = deck.string("output", "directory");
+  const std::string machine_file = deck.string("output", "machine_file");
   // Checks the schema cannot express: an error on every rank (exit code 2), naming the key.
   hcart::agree_on_errors(world, [&] {
     HCART_REQUIRE(steps % 2 == 0, deck.where("model", "steps")
@@ -232,6 +236,24 @@ int reaction3d(hcart::Environment& env, int argc, char* argv[]) {
                   "'" << checkpoint << "' is not this run's checkpoint");
   });
   advance(steps - static_cast<long>(file.metadata.step));
+
+  // The time model: one exchange of this decomposition (u and v: 16 bytes a cell; edges and
+  // corners) predicted from the machine's measured figures, beside the slowest rank's mean.
+  if (!machine_file.empty()) {
+    const hcart::MachineTimings timings = hcart::read_machine_file(machine_file, world);
+    const hcart::ExchangeTime predicted =
+        hcart::predict_exchange_time(decomp, timings, {/*elem_bytes=*/16, /*corners=*/true});
+    double measured = halo.times().total() / static_cast<double>(halo.counters().exchanges);
+    MPI_Allreduce(MPI_IN_PLACE, &measured, 1, MPI_DOUBLE, MPI_MAX, world);
+    if (env.rank() == 0) {
+      const std::string level = predicted.slowest_level < 0
+                                    ? std::string("none")
+                                    : decomp.machine().levels()[predicted.slowest_level].name;
+      std::printf("reaction3d: one exchange predicted %.1f us (slowest level: %s), measured "
+                  "%.1f us\n",
+                  predicted.seconds * 1e6, level.c_str(), measured * 1e6);
+    }
+  }
 
   // ---- diagnostics and the report -----------------------------------------------------------
   long different = 0;

@@ -127,16 +127,8 @@ int main(int argc, char* argv[]) {
     const hcart::MachineTimings timings =
         hcart::measure_level_timings(MPI_COMM_WORLD, hierarchy.machine, env.rank(), measure);
     hcart::agree_on_errors(MPI_COMM_WORLD, [&] {
-      if (env.rank() != 0) return;
-      const std::string part = measure_path + ".part";
-      {
-        std::ofstream out(part);
-        out << machine_file_json(timings, hierarchy.machine.source()).dump(2) << "\n";
-        out.close();
-        HCART_REQUIRE(out.good(), "--measure: writing '" << part << "' failed");
-      }
-      HCART_REQUIRE(std::rename(part.c_str(), measure_path.c_str()) == 0,
-                    "--measure: cannot rename '" << part << "' to '" << measure_path << "'");
+      if (env.rank() == 0)
+        hcart::write_machine_file(measure_path, timings, hierarchy.machine.source());
     });
     if (env.rank() == 0) {
       std::cout << "\nmeasured (" << measure.repetitions << " samples per volume, medians), "

@@ -118,7 +118,7 @@ int main(int argc, char* argv[]) {
       if (!mesh_text.empty()) parse_int_list("--mesh", mesh_text);
       if (!machine_text.empty()) hcart::Machine::parse(machine_text);
       if (!machine_file.empty()) {
-        request.timings = read_machine_file(machine_file);
+        request.timings = hcart::read_machine_file(machine_file);
         if (machine_text.empty()) machine_text = request.timings->machine;
       }
       HCART_REQUIRE(!mesh_text.empty(), "--mesh is required, e.g. --mesh 2048,1024,512");

@@ -108,7 +108,7 @@ Measurement prepare(const Decomposition& d, Exchange& x) {
   }
   // Each level's busiest unit and the most messages of one rank, from these counts
   // (hcart-plan's max_unit_bytes; for the node level, what the node's link carries out).
-  m.loads = apps::exchange_loads({m.level_bytes.begin(), m.level_bytes.end()}, messages, d);
+  m.loads = hcart::measured_loads({m.level_bytes.begin(), m.level_bytes.end()}, messages, d);
   HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, m.level_bytes.data(), levels + 1, MPI_LONG_LONG,
                                 MPI_SUM, d.comm()));
   for (int l = 0; l < levels; ++l)
@@ -209,7 +209,7 @@ int main(int argc, char* argv[]) {
                     "--rounds: " << rounds << ", expected 1 to 1000");
       HCART_REQUIRE(cap_mib > 0, "--memory-cap: " << cap_mib << ", expected > 0");
       placement = hcart::parse_placement(placement_text);
-      if (!machine_file.empty()) timings = read_machine_file(machine_file);
+      if (!machine_file.empty()) timings = hcart::read_machine_file(machine_file);
     });
     const std::vector<hcart::Strategy> methods = {hcart::Strategy::Mpi, hcart::Strategy::Weighted,
                                                   hcart::Strategy::Levelwise,

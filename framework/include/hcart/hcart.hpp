@@ -20,6 +20,7 @@
 #include <hcart/grid/Block.hpp>
 #include <hcart/grid/Box.hpp>
 #include <hcart/grid/Decomposition.hpp>
+#include <hcart/grid/ExchangePrediction.hpp>
 #include <hcart/grid/Field.hpp>
 #include <hcart/grid/FieldAccessor.hpp>
 #include <hcart/grid/FieldChecks.hpp>
@@ -30,5 +31,6 @@
 #include <hcart/halo/PhysicalBoundaries.hpp>
 #include <hcart/io/Deck.hpp>
 #include <hcart/io/FieldFile.hpp>
+#include <hcart/io/MachineFile.hpp>
 #include <hcart/io/OutputDirectory.hpp>
 #include <hcart/io/Xdmf.hpp>
