@@ -4,9 +4,13 @@
 #include <hcart/core/Error.hpp>
 #include <hcart/io/OutputDirectory.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
 
 namespace hcart::apps {
 
@@ -65,22 +69,6 @@ void prepare_output(MPI_Comm comm, const OutputSettings& output, bool writes) {
   if (writes) prepare_output_directory(comm, output.directory, "[output] directory =");
 }
 
-Decomposition decompose(MPI_Comm comm, const GridSpec& spec, const DecompositionOptions& options) {
-  try {
-    return Decomposition(comm, spec, options);
-  } catch (const InputError& e) {
-    if (!e.collective()) throw;
-    int ranks = 1;
-    MPI_Comm_size(comm, &ranks);
-    InputError named(std::string(e.what()) +
-                     " (set by the deck's [mesh] size, [decomposition] "
-                     "dims, strategy and machine, and the " +
-                     std::to_string(ranks) + " ranks of the run)");
-    named.set_collective(true);
-    throw named;
-  }
-}
-
 void write_report(MPI_Comm comm, const OutputSettings& output, const std::string& text) {
   if (output.timers_json.empty()) return;
   int rank = 0;
@@ -99,6 +87,54 @@ void write_report(MPI_Comm comm, const OutputSettings& output, const std::string
     }
     std::filesystem::rename(temporary, path);
   });
+}
+
+namespace {
+// "table.key" -> value text, from a resolved deck ("[table]" lines, then "key = value").
+std::map<std::string, std::string> resolved_values(const std::string& text) {
+  std::map<std::string, std::string> values;
+  std::istringstream in(text);
+  std::string line, table;
+  while (std::getline(in, line)) {
+    if (line.size() > 2 && line.front() == '[' && line.back() == ']') {
+      table = line.substr(1, line.size() - 2);
+      continue;
+    }
+    const auto eq = line.find(" = ");
+    if (eq == std::string::npos || table.empty()) continue;
+    values[table + "." + line.substr(0, eq)] = line.substr(eq + 3);
+  }
+  return values;
+}
+} // namespace
+
+std::vector<std::string> restart_differences(const std::string& checkpoint_deck,
+                                             const std::string& deck,
+                                             const std::vector<std::string>& run_keys) {
+  const auto before = resolved_values(checkpoint_deck), now = resolved_values(deck);
+  std::vector<std::string> out;
+  for (const auto& [key, value] : now) {
+    const std::string table = key.substr(0, key.find('.'));
+    if (table == "output" || table == "decomposition") continue;
+    if (std::find(run_keys.begin(), run_keys.end(), key) != run_keys.end()) continue;
+    const auto old = before.find(key);
+    if (old == before.end() || old->second == value) continue; // a key it did not know: a default
+    out.push_back("[" + table + "] " + key.substr(table.size() + 1) + " = " + value + " here, " +
+                  old->second + " in the checkpoint's run");
+  }
+  return out;
+}
+
+void note_restart_differences(MPI_Comm comm, const char* application,
+                              const std::string& checkpoint_deck, const std::string& deck,
+                              const std::vector<std::string>& run_keys) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank != 0) return;
+  for (const auto& line : restart_differences(checkpoint_deck, deck, run_keys)) {
+    std::cout << application << ": note: the restart's deck differs from the checkpoint's: " << line
+              << "\n";
+  }
 }
 
 FileMetadata file_metadata(const char* application, const char* kind, double time, long step,

@@ -37,6 +37,8 @@ struct AppConfig {
   /// Every value the application changed from what the deck said, and why: printed before
   /// the run (the echoed deck shows what was asked for).
   std::vector<std::string> adjustments;
+  /// The deck itself, for errors that name its keys (hcart::decompose).
+  Deck deck;
 };
 
 /// \brief Declares [output] directory, timers_json, every, checkpoint_every,
@@ -59,15 +61,24 @@ DecompositionOptions for_strategy(DecompositionOptions options, Strategy strateg
 /// \throws hcart::InputError (collective) naming [output] directory and the reason.
 void prepare_output(MPI_Comm comm, const OutputSettings& output, bool writes);
 
-/// \brief The decomposition of `spec` with `options` on `comm`; when the planner refuses it
-/// (an InputError on every rank), the error also names the deck keys and the rank count
-/// that decide it, so that a user knows what to change.
-Decomposition decompose(MPI_Comm comm, const GridSpec& spec, const DecompositionOptions& options);
-
 /// \brief Writes `text` to output.directory/output.timers_json through a temporary file, on
 /// rank 0 of `comm`; nothing when timers_json is empty. Collective: an error (a directory
 /// that cannot be created) reaches every rank.
 void write_report(MPI_Comm comm, const OutputSettings& output, const std::string& text);
+
+/// \brief The deck values a restart runs with that differ from those its checkpoint's run
+/// had (both resolved decks, as the files record them), one line per key:
+/// "[hydro] gamma = 1.67 here, 1.4 in the checkpoint's run". Left out: [output] and
+/// [decomposition] (a restart changes them on purpose), and `run_keys` ("table.key": the
+/// run's length and other settings that do not change the mathematics).
+std::vector<std::string> restart_differences(const std::string& checkpoint_deck,
+                                             const std::string& deck,
+                                             const std::vector<std::string>& run_keys);
+
+/// \brief Prints restart_differences on rank 0 of `comm` as notes of `application`.
+void note_restart_differences(MPI_Comm comm, const char* application,
+                              const std::string& checkpoint_deck, const std::string& deck,
+                              const std::vector<std::string>& run_keys);
 
 /// \brief The metadata of an application's field file at `step` (time `time`).
 FileMetadata file_metadata(const char* application, const char* kind, double time, long step,

@@ -56,6 +56,7 @@ DeckSchema schema() {
 
 Config read_config(const Deck& deck) {
   Config c;
+  c.deck = deck;
   const auto size = deck.integers("mesh", "size");
   const auto periodic = deck.booleans("mesh", "periodic");
   const auto cost = deck.reals("mesh", "cost");

@@ -115,6 +115,11 @@ void Solver::restart_from(const std::string& path) {
                                           << file.metadata.application
                                           << "', expected a jacobi3d checkpoint");
   });
+  // Settings that change the solution, said when they differ from the checkpoint's run (the
+  // iteration count, tolerance and the passes' shape do not change it).
+  apps::note_restart_differences(comm, "jacobi3d", file.metadata.deck, m_output.deck,
+                                 {"jacobi.max_iterations", "jacobi.tolerance", "jacobi.check_every",
+                                  "jacobi.overlap", "jacobi.iterations_per_pass"});
   read_field(path, m_grid, "u", m_u);
   m_iteration = static_cast<long>(file.metadata.step);
   const std::int64_t broken = count_non_finite(m_grid, m_u);

@@ -37,7 +37,7 @@ jacobi::RunReport run_once(const jacobi::Config& config, bool verbose, int rank,
   DecompositionOptions options = config.decomposition;
   options.traffic = {8, true};
   options.timings = timings;
-  const Decomposition decomp = apps::decompose(MPI_COMM_WORLD, config.spec, options);
+  const Decomposition decomp = decompose(MPI_COMM_WORLD, config.spec, options, config.deck);
   const jacobi::Passes passes = jacobi::plan_passes(config.settings, decomp);
   const Grid grid(decomp, passes.halo_width);
   jacobi::Solver solver(grid, config.settings, passes.iterations_per_pass, timers, config.output);

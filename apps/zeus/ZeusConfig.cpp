@@ -90,6 +90,7 @@ DeckSchema schema() {
 
 Config read_config(const Deck& deck) {
   Config c;
+  c.deck = deck;
   Settings& s = c.settings;
   const auto size = deck.integers("mesh", "size");
   const auto lower = deck.reals("mesh", "lower"), upper = deck.reals("mesh", "upper");

@@ -81,6 +81,10 @@ void Hydro::restart_from(const std::string& path) {
                     "[output] restart = \"" << path << "\": no state '" << key << "'");
     }
   });
+  // Physics that differs from the checkpoint's run, said (the run's end and length do not
+  // change the mathematics of the steps).
+  apps::note_restart_differences(comm, "zeus", file.metadata.deck, m_output.deck,
+                                 {"hydro.t_end", "hydro.max_steps"});
   Field<double>* fields[5] = {&m_d, &m_e, &m_v[0], &m_v[1], &m_v[2]};
   for (int f = 0; f < 5; ++f)
     read_field(path, m_grid, field_names[f], *fields[f]);

@@ -55,7 +55,7 @@ Report run_once(const zeus::Config& config, bool verbose, int rank,
   DecompositionOptions options = config.decomposition;
   options.traffic = {5 * 8, true};
   options.timings = timings;
-  const Decomposition decomp = apps::decompose(MPI_COMM_WORLD, config.spec, options);
+  const Decomposition decomp = decompose(MPI_COMM_WORLD, config.spec, options, config.deck);
   const Grid grid(decomp);
   zeus::Hydro hydro(grid, config.settings, timers, config.output);
   const double t_end = config.settings.t_end;

@@ -149,7 +149,7 @@ case_halo() {
 
 # run_and_compare NODES RPN MAP WHAT REFERENCE OUTPUT -- PROGRAM ARGS...: runs the program
 # on the cluster and compares the file OUTPUT (relative to its output directory, SCRATCH/WHAT)
-# with REFERENCE bitwise (hcart-compare: every field, exit 0 only when all are equal).
+# with REFERENCE bitwise (hcart-compare --bitwise: every bit of every field, -0 and +0 differ).
 run_and_compare() {
   local nodes=$1 rpn=$2 map=$3 what=$4 reference=$5 output=$6
   shift 7
@@ -157,7 +157,7 @@ run_and_compare() {
   if ! run_on "$nodes" "$rpn" "$map" "$d.log" -- "$@" --set output.directory="$d"; then
     tail -n 20 "$d.log"
     fail "$what: the run on $nodes nodes x $rpn (map-by $map) failed"
-  elif ! "$bin/hcart-compare" "$reference" "$d/$output" >"$d.compare" 2>&1; then
+  elif ! "$bin/hcart-compare" --bitwise "$reference" "$d/$output" >"$d.compare" 2>&1; then
     cat "$d.compare"
     fail "$what ($nodes nodes x $rpn, map-by $map): the fields differ from the one-node run"
   else

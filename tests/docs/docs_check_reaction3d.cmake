@@ -18,7 +18,7 @@ run(one ${LAUNCH_ONE} ${PROGRAM})
 run(mpi ${LAUNCH_MANY} ${PROGRAM} --set decomposition.strategy=mpi)
 run(hierarchical ${LAUNCH_MANY} ${PROGRAM} "--set" "decomposition.machine=node:2 core:2")
 foreach(other mpi hierarchical)
-  execute_process(COMMAND ${COMPARE} ${SCRATCH}/one/reaction3d.h5 ${SCRATCH}/${other}/reaction3d.h5
+  execute_process(COMMAND ${COMPARE} --bitwise ${SCRATCH}/one/reaction3d.h5 ${SCRATCH}/${other}/reaction3d.h5
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "the fields on 1 rank and with ${other} on 4 ranks differ:\n${out}")

@@ -66,6 +66,17 @@ TEST(Deck, OverridesWinAndAreNamed) {
             std::string::npos);
   EXPECT_NE(error_of("[solver]\nname = \"a\"\n", {"steps=3"}).find("expected table.key=value"),
             std::string::npos);
+  // A value that is no TOML at all: the key and the type it takes, not a parser's words.
+  EXPECT_EQ(error_of("[solver]\nname = \"a\"\n", {"solver.tolerance=abc"}),
+            "--set solver.tolerance=abc: [solver] tolerance = abc: expected a number (written "
+            "as in a deck, e.g. the default 1e-6)");
+  EXPECT_EQ(error_of("[solver]\nname = \"a\"\n", {"mesh.size=[4,4"}),
+            "--set mesh.size=[4,4: [mesh] size = [4,4: expected a list of integers (written "
+            "as in a deck, e.g. the default [8, 8, 8])");
+  // A TOML value of another type: the key's own check says so.
+  EXPECT_NE(error_of("[solver]\nname = \"a\"\n", {"solver.steps=1.5"})
+                .find("[solver] steps = 1.5: expected an integer"),
+            std::string::npos);
 }
 
 TEST(Deck, AKeyUnderItsFormerName) {

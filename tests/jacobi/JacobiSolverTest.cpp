@@ -421,3 +421,20 @@ TEST(Jacobi, ARestartFromABrokenOrFinishedCheckpointIsRefused) {
   jacobi::Solver resumed(grid, s, 1, timers, out);
   EXPECT_EQ(resumed.run().iterations, 1);
 }
+
+// A restart names the settings that differ from its checkpoint's run, except the output,
+// the decomposition and the keys that do not change the mathematics (apps/common/AppDeck).
+TEST(Jacobi, ARestartNamesTheSettingsThatDifferFromItsCheckpoint) {
+  const std::string checkpoint =
+      "[mesh]\nsize = [8, 8, 8]\n\n[decomposition]\nstrategy = \"mpi\"\n\n"
+      "[jacobi]\nmax_iterations = 10\nboundary_values = [1.0, 0.0]\n"
+      "\n[output]\ndirectory = \"a\"\n";
+  const std::string now = "[mesh]\nsize = [8, 8, 8]\n\n[decomposition]\nstrategy = \"weighted\"\n\n"
+                          "[jacobi]\nmax_iterations = 20\nboundary_values = [2.0, 0.0]\n"
+                          "problem = \"laplace\"\n\n[output]\ndirectory = \"b\"\n";
+  const auto lines = hcart::apps::restart_differences(checkpoint, now, {"jacobi.max_iterations"});
+  ASSERT_EQ(lines.size(), 1u) << "only boundary_values (problem: a key the checkpoint lacks)";
+  EXPECT_EQ(lines[0],
+            "[jacobi] boundary_values = [2.0, 0.0] here, [1.0, 0.0] in the checkpoint's run");
+  EXPECT_TRUE(hcart::apps::restart_differences(now, now, {}).empty());
+}

@@ -17,7 +17,7 @@ failed=0
 for run in 1 2 3 4 5; do
   "${four[@]}" "$zeus" "$deck" "${args[@]}" --set output.directory="$dir/four$run" >"$dir/four$run.log" 2>&1 || { echo "FAIL: run $run"; exit 1; }
   for field in density energy velocity_x velocity_y velocity_z; do
-    if ! "$compare" "$dir/one/zeus_00000008.h5" "$dir/four$run/zeus_00000008.h5" --field "$field" >"$dir/compare.log" 2>&1; then
+    if ! "$compare" --bitwise "$dir/one/zeus_00000008.h5" "$dir/four$run/zeus_00000008.h5" --field "$field" >"$dir/compare.log" 2>&1; then
       cat "$dir/compare.log"
       echo "run $run: /fields/$field differs from the 1-rank run"
       failed=$((failed + 1))

@@ -1,18 +1,20 @@
 // hcart-compare: are two field files the same? (in the spirit of AMReX's fcompare)
 //
-//   hcart-compare A.h5 B.h5 [--field NAME ...] [--tolerance T] [--relative R] [--metadata]
+//   hcart-compare A.h5 B.h5 [--field NAME ...] [--bitwise | --tolerance T --relative R]
+//                 [--metadata]
 //
 // For every field the two files share (or the ones named), cell by cell in global index
 // order: bitwise equal or not, the largest absolute difference |a - b| and where, the
-// largest relative difference |a - b| / max(|a|, |b|) and where. Two fields match when every
-// cell is within max(T, R * max(|a|, |b|)) (T = R = 0: equal values; a NaN matches only the
-// same NaN). The metadata (application, kind, time, step, strategy, machine, process grid,
-// halo, deck, hcart version) is compared and its differences reported, but they count only
-// with --metadata: two runs of one problem on other rank counts differ there by design.
-// Exit code: 0 when everything compared matches, 1 when something differs (a field, a mesh,
-// a field only one file has, metadata with --metadata), 2 for bad input (a file that is not
-// a complete hcart field file, a named field one file lacks, a negative tolerance). Runs on
-// one process; under mpiexec, rank 0 reads and prints.
+// largest relative difference |a - b| / max(|a|, |b|) and where. Two fields match, by
+// default, when every cell's values are within max(T, R * max(|a|, |b|)) (T = R = 0: equal
+// values, so -0 matches +0; a NaN matches only the same NaN); with --bitwise, when every
+// cell has the same bits (-0 and +0 differ). The verdict says which was checked. The metadata
+// (application, kind, time, step, strategy, machine, process grid, halo, deck, hcart version) is
+// compared and its differences reported, but they count only with --metadata: two runs of one
+// problem on other rank counts differ there by design. Exit code: 0 when everything compared
+// matches, 1 when something differs (a field, a mesh, a field only one file has, metadata with
+// --metadata), 2 for bad input (a file that is not a complete hcart field file, a named field one
+// file lacks, a negative tolerance). Runs on one process; under mpiexec, rank 0 reads and prints.
 #include "FieldDifference.hpp"
 #include "Table.hpp"
 #include "Text.hpp"
@@ -83,7 +85,7 @@ int compare(int argc, char** argv, Environment& env) {
   std::string first, second;
   std::vector<std::string> only;
   double tolerance = 0, relative = 0;
-  bool with_metadata = false;
+  bool with_metadata = false, bitwise = false;
   app.add_option("A", first, "first field file")->required();
   app.add_option("B", second, "second field file")->required();
   app.add_option("--field", only, "compare only this field (repeatable)")
@@ -95,6 +97,8 @@ int compare(int argc, char** argv, Environment& env) {
   app.add_option("--relative", relative,
                  "largest relative difference |a - b| / max(|a|, |b|) that matches")
       ->capture_default_str();
+  app.add_flag("--bitwise", bitwise,
+               "match only the same bits in every cell (-0 and +0 differ; no tolerances)");
   app.add_flag("--metadata", with_metadata, "count metadata differences too");
   if (!parse_command_line(app, argc, argv, MPI_COMM_WORLD)) return 0;
   FileContents a, b;
@@ -103,6 +107,9 @@ int compare(int argc, char** argv, Environment& env) {
                   "--tolerance " << tolerance << ": expected a finite number >= 0");
     HCART_REQUIRE(relative >= 0 && std::isfinite(relative),
                   "--relative " << relative << ": expected a finite number >= 0");
+    HCART_REQUIRE(!bitwise || (tolerance == 0 && relative == 0),
+                  "--bitwise with --tolerance " << tolerance << " --relative " << relative
+                                                << ": expected no tolerance (bits match or not)");
     if (env.rank() != 0) return;
     a = inspect_fields(MPI_COMM_SELF, first);
     b = inspect_fields(MPI_COMM_SELF, second);
@@ -146,7 +153,7 @@ int compare(int argc, char** argv, Environment& env) {
   for (const auto& name : names) {
     const FieldDifference d = compare_field(name, read_whole_field(first, name),
                                             read_whole_field(second, name), tolerance, relative);
-    same = same && d.beyond_tolerance == 0;
+    same = same && (bitwise ? d.differing_bits == 0 : d.beyond_tolerance == 0);
     equal += d.differing_bits == 0;
     table.add_row({name, std::to_string(d.cells), d.differing_bits == 0 ? "equal" : "differ",
                    number(d.max_absolute), where(d.at_absolute, a.mesh), number(d.max_relative),
@@ -158,9 +165,14 @@ int compare(int argc, char** argv, Environment& env) {
     std::cout << "metadata " << line << (with_metadata ? "" : " (not counted: --metadata)") << "\n";
   }
   if (with_metadata && !meta.empty()) same = false;
-  std::cout << "hcart-compare: " << (same ? "the same" : "different") << " (" << names.size()
-            << " fields compared, " << equal << " bitwise equal; tolerance " << number(tolerance)
-            << ", relative " << number(relative) << ")\n";
+  std::cout << "hcart-compare: " << (same ? "the same" : "different") << " ("
+            << (bitwise ? "bitwise" : "values") << "; " << names.size() << " fields compared, "
+            << equal << " bitwise equal";
+  if (!bitwise) {
+    std::cout << "; tolerance " << number(tolerance) << ", relative " << number(relative)
+              << (tolerance == 0 && relative == 0 ? ": equal values, -0 = +0" : "");
+  }
+  std::cout << ")\n";
   return same ? 0 : 1;
 }
 

@@ -2,6 +2,8 @@
 #include <hcart/core/Error.hpp>
 #include <hcart/mapping/Strategy.hpp>
 
+#include <string>
+
 namespace hcart {
 
 void add_decomposition_keys(DeckSchema& s) {
@@ -32,6 +34,34 @@ DecompositionOptions read_decomposition(const Deck& deck) {
   o.machine = deck.string("decomposition", "machine");
   o.placement = parse_placement(deck.string("decomposition", "placement"));
   return o;
+}
+
+Decomposition decompose(MPI_Comm comm, const GridSpec& spec, const DecompositionOptions& options,
+                        const Deck& deck) {
+  try {
+    return Decomposition(comm, spec, options);
+  } catch (const InputError& e) {
+    if (!e.collective()) throw;
+    int ranks = 1;
+    MPI_Comm_size(comm, &ranks);
+    const auto list = [](const auto& v) {
+      std::string out = "[";
+      for (std::size_t i = 0; i < v.size(); ++i)
+        out += (i ? ", " : "") + std::to_string(v[i]);
+      return out + "]";
+    };
+    const auto at = [&](const char* table, const char* key) {
+      return " (" + deck.where(table, key) + ")";
+    };
+    InputError named(std::string(e.what()) + "; set by [decomposition] strategy = \"" +
+                     to_string(options.strategy) + "\"" + at("decomposition", "strategy") +
+                     ", dims = " + list(options.dims) + at("decomposition", "dims") +
+                     ", machine = \"" + options.machine + "\"" + at("decomposition", "machine") +
+                     " and [mesh] size = " + list(spec.global_size) + at("mesh", "size") +
+                     ", for the " + std::to_string(ranks) + " ranks of the run");
+    named.set_collective(true);
+    throw named;
+  }
 }
 
 } // namespace hcart

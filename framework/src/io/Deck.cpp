@@ -413,7 +413,17 @@ Deck Deck::parse(const std::string& text, const std::string& name,
     // A bare word for a string key needs no quotes on a command line.
     if (key->type == DeckType::String && (value.empty() || value.front() != '"'))
       value = toml_quoted(value);
-    const toml::value parsed = parse_text("v = " + value, "--set", where);
+    toml::value parsed;
+    try {
+      parsed = parse_text("v = " + value, "--set", where);
+    } catch (const InputError&) {
+      // Not a TOML value at all (--set jacobi.tolerance=abc): say what the key takes.
+      throw InputError(where + ": [" + table + "] " + name_of_key + " = " + value + ": expected " +
+                       type_name(key->type) +
+                       (key->default_value.empty() ? std::string()
+                                                   : " (written as in a deck, e.g. the default " +
+                                                         key->default_value + ")"));
+    }
     store(*key, toml::find(parsed, "v"), where, true);
   }
   for (const auto& key : owned->keys()) {

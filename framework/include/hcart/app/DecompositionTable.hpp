@@ -5,7 +5,8 @@
 //   hcart::add_decomposition_keys(schema);        // [decomposition] strategy, dims, ...
 //   ... const hcart::Deck deck = hcart::Deck::load(comm, path, overrides, schema);
 //   const hcart::DecompositionOptions options = hcart::read_decomposition(deck);
-//   const hcart::Decomposition decomp(comm, spec, options);
+//   const hcart::Decomposition decomp = hcart::decompose(comm, spec, options, deck);
+//       // (or hcart::Decomposition decomp(comm, spec, options): errors without the keys)
 //
 // Keys: strategy ("mpi", "weighted", "hierarchical", "levelwise", "manual"; default
 // "hierarchical"), dims
@@ -26,5 +27,15 @@ void add_decomposition_keys(DeckSchema& schema);
 /// \throws hcart::InputError naming the key for dims too large or a machine description
 /// that does not parse.
 DecompositionOptions read_decomposition(const Deck& deck);
+
+/// \brief The Decomposition of `spec` over `comm` with `options` (read_decomposition(deck),
+/// or options made from it), whose refusals name the deck keys to change: a collective
+/// InputError of the constructor (dims that do not divide the ranks, a mesh too small for
+/// them, ...) comes back, on every rank, with what the deck set and where:
+/// "...; set by [decomposition] strategy = "manual" (deck 'run.toml', line 6), dims = [3, 1,
+/// 1] (--set decomposition.dims=[3,1,1]), machine = "" (default) and [mesh] size = [16, 16,
+/// 16] (deck 'run.toml', line 2), for the 2 ranks of the run".
+Decomposition decompose(MPI_Comm comm, const GridSpec& spec, const DecompositionOptions& options,
+                        const Deck& deck);
 
 } // namespace hcart
