@@ -6,6 +6,7 @@
 
 #include <hcart/core/Error.hpp>
 #include <hcart/core/MpiCheck.hpp>
+#include <hcart/core/Timers.hpp>
 
 #include <chrono>
 #include <cmath>
@@ -15,9 +16,6 @@ namespace hcart::jacobi {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 } // namespace
 
 double Solver::global_cells() const {
@@ -149,7 +147,7 @@ Result Solver::iterate(long count) {
     left -= chunk;
   }
   r.iterations = count;
-  r.seconds = since(t0);
+  r.seconds = seconds_since(t0);
   return r;
 }
 
@@ -183,14 +181,14 @@ Result Solver::run(const std::function<void(const Progress&)>& progress) {
       double elapsed = std::chrono::duration<double>(Clock::now() - last_report).count();
       HCART_MPI_CHECK(MPI_Bcast(&elapsed, 1, MPI_DOUBLE, 0, m_grid.decomposition().comm()));
       if (elapsed >= m_settings.progress_seconds) {
-        progress({m_iteration, m_iteration - first, residual, since(t0)});
+        progress({m_iteration, m_iteration - first, residual, seconds_since(t0)});
         last_report = Clock::now();
       }
     }
   }
   // The final state, unless it was just written.
   if (m_output.every > 0 && m_iteration % m_output.every != 0) write_output();
-  r.seconds = since(t0);
+  r.seconds = seconds_since(t0);
   return r;
 }
 

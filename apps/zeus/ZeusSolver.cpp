@@ -5,6 +5,7 @@
 #include "AppTimers.hpp"
 
 #include <hcart/core/MpiCheck.hpp>
+#include <hcart/core/Timers.hpp>
 
 #include <chrono>
 
@@ -12,9 +13,6 @@ namespace hcart::zeus {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 } // namespace
 
 Hydro::Hydro(const Grid& grid, const Settings& settings, Timers& timers, const Output& output)
@@ -70,10 +68,10 @@ Result Hydro::run(const std::function<void(const Progress&)>& progress) {
     const double dt = step();
     after_step();
     if (progress && m_s.progress_seconds > 0) {
-      double elapsed = since(last);
+      double elapsed = seconds_since(last);
       HCART_MPI_CHECK(MPI_Bcast(&elapsed, 1, MPI_DOUBLE, 0, m_grid.decomposition().comm()));
       if (elapsed >= m_s.progress_seconds) {
-        progress({m_steps, m_time, dt, since(t0)});
+        progress({m_steps, m_time, dt, seconds_since(t0)});
         last = Clock::now();
       }
     }
@@ -81,7 +79,7 @@ Result Hydro::run(const std::function<void(const Progress&)>& progress) {
   if (m_output.every == 0 || m_steps % m_output.every != 0) write_output();
   r.steps = m_steps - first;
   r.time = m_time;
-  r.seconds = since(t0);
+  r.seconds = seconds_since(t0);
   return r;
 }
 

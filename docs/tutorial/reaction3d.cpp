@@ -146,7 +146,9 @@ int reaction3d(hcart::Environment& env, int argc, char* argv[]) {
   spec.halo_width = {1, 1, 1};
   spec.periodic = {true, false, false};
   const hcart::DecompositionOptions options = hcart::read_decomposition(deck);
-  const hcart::Decomposition decomp(world, spec, options);
+  // (hcart::Decomposition decomp(world, spec, options) is the same; decompose names the
+  // deck's keys when the ranks cannot be decomposed so.)
+  const hcart::Decomposition decomp = hcart::decompose(world, spec, options, deck);
   const hcart::Grid grid(decomp);
   if (env.rank() == 0) {
     const auto w = decomp.plan().weights;

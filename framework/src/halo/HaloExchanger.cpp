@@ -4,6 +4,7 @@
 #include <hcart/core/DeviceAwareMpi.hpp>
 #include <hcart/core/Error.hpp>
 #include <hcart/core/MpiCheck.hpp>
+#include <hcart/core/Timers.hpp>
 #include <hcart/halo/HaloExchanger.hpp>
 
 #include <climits>
@@ -17,9 +18,6 @@ namespace hcart {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 // Field segments inside a message start on 64-byte boundaries.
 std::size_t aligned(std::size_t bytes) {
@@ -226,18 +224,18 @@ void HaloExchanger::check_fields() {
   const MPI_Comm comm = m_grid->decomposition().comm();
   if (!m_options.aggregate_fields) {
     HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, m_check, 3, MPI_LONG_LONG, MPI_MAX, comm));
-    m_times.check += since(t0);
+    m_times.check += seconds_since(t0);
     judge_check();
     return;
   }
   HCART_MPI_CHECK(
       MPI_Iallreduce(MPI_IN_PLACE, m_check, 3, MPI_LONG_LONG, MPI_MAX, comm, &m_check_request));
   if (sig == m_agreed) {
-    m_times.check += since(t0);
+    m_times.check += seconds_since(t0);
     return; // completed with the messages
   }
   HCART_MPI_CHECK(MPI_Wait(&m_check_request, MPI_STATUS_IGNORE));
-  m_times.check += since(t0);
+  m_times.check += seconds_since(t0);
   if (m_check[0] > 0 || m_check[1] != -m_check[2]) {
     abandon_exchange();
     judge_check(); // throws
@@ -280,7 +278,7 @@ void HaloExchanger::judge_check() {
   if (m_check[0] > 0) {
     agree_on_errors(comm, [&] { HCART_REQUIRE(m_problem.empty(), m_problem); });
   }
-  m_times.check += since(t0);
+  m_times.check += seconds_since(t0);
   if (m_check[1] != -m_check[2]) {
     InputError error("hcart::HaloExchanger: the ranks passed different fields to the same "
                      "exchange (their number or types, or the width, differ)");
@@ -443,7 +441,7 @@ void HaloExchanger::begin_phase(std::size_t p) {
     }
     offset += bytes;
   }
-  m_times.post += since(t0);
+  m_times.post += seconds_since(t0);
   // Pack every message and field, and the local copies, in one launch (nothing when a
   // field here does not fit: the messages still go, for the others not to wait).
   t0 = Clock::now();
@@ -451,7 +449,7 @@ void HaloExchanger::begin_phase(std::size_t p) {
     m_active->pack[p].run(m_space, "hcart_pack", m_pattern, m_refs, state.send);
     fence(m_space, "hcart_halo");
   }
-  m_times.pack += since(t0);
+  m_times.pack += seconds_since(t0);
   t0 = Clock::now();
   offset = 0;
   for (std::size_t q = 0; q < phase.messages.size(); ++q) {
@@ -483,7 +481,7 @@ void HaloExchanger::begin_phase(std::size_t p) {
     }
     offset += static_cast<std::size_t>(bytes);
   }
-  m_times.post += since(t0);
+  m_times.post += seconds_since(t0);
 }
 
 void HaloExchanger::complete_phase(std::size_t p) {
@@ -502,7 +500,7 @@ void HaloExchanger::complete_phase(std::size_t p) {
       if (m_statuses[r].MPI_ERROR == MPI_ERR_PENDING) MPI_Wait(&m_requests[r], &m_statuses[r]);
     }
   }
-  m_times.wait += since(t0);
+  m_times.wait += seconds_since(t0);
   if (judge) {
     m_check_request = MPI_REQUEST_NULL;
     m_requests.pop_back();
@@ -535,7 +533,7 @@ void HaloExchanger::complete_phase(std::size_t p) {
   t0 = Clock::now();
   m_active->unpack[p].run(m_space, "hcart_unpack", m_pattern, m_refs, state.recv);
   fence(m_space, "hcart_halo");
-  m_times.unpack += since(t0);
+  m_times.unpack += seconds_since(t0);
 }
 
 void HaloExchanger::finish() {

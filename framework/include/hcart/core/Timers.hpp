@@ -25,6 +25,11 @@
 
 namespace hcart {
 
+/// \brief Seconds since `t0` on the steady clock (for times measured by hand and added).
+inline double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 class Timers {
 public:
   /// \brief Times a scope; ends when destroyed.

@@ -24,6 +24,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -78,7 +79,7 @@ public:
   /// deck or --set that uses it sets `key` (both at once is an error), and Deck::notes()
   /// says so.
   void rename(const std::string& table, const std::string& old_key, const std::string& key);
-  const std::vector<DeckKey>& keys() const noexcept { return m_keys; }
+  const std::deque<DeckKey>& keys() const noexcept { return m_keys; }
   const DeckKey* find(const std::string& table, const std::string& key) const;
   /// \brief The key that `old_key` of `table` was renamed to, or null.
   const DeckKey* renamed(const std::string& table, const std::string& old_key) const;
@@ -87,7 +88,7 @@ public:
   std::string reference() const;
 
 private:
-  std::vector<DeckKey> m_keys;
+  std::deque<DeckKey> m_keys; // a deque: add() returns a reference that stays valid
   std::map<std::string, std::string> m_renamed; // "table.old" -> key
 };
 
