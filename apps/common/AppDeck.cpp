@@ -45,7 +45,9 @@ OutputSettings read_output(const Deck& deck) {
   o.checkpoint_keep = static_cast<long>(deck.integer("output", "checkpoint_keep"));
   o.restart = deck.string("output", "restart");
   o.deck = deck.resolved();
-  HCART_REQUIRE(o.timers_json.empty() || std::filesystem::path(o.timers_json).has_filename(),
+  const std::filesystem::path timers_name = std::filesystem::path(o.timers_json).filename();
+  HCART_REQUIRE(o.timers_json.empty() ||
+                    (!timers_name.empty() && timers_name != "." && timers_name != ".."),
                 deck.where("output", "timers_json")
                     << ": [output] timers_json = \"" << o.timers_json
                     << "\": expected a file name or a path to one, not a directory");

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 using hcart::test::cube;
 using hcart::test::world_rank;
@@ -32,15 +33,19 @@ namespace {
 // or one field fewer.
 enum class Bad { Extents, Type, Count };
 void exchange_with_one_bad_rank(const hcart::Grid& grid, hcart::HaloExchanger& halo, Bad bad,
-                                bool split) {
+                                bool split, bool& from_start) {
   const auto u = grid.make_field<double>("u");
   const auto good = grid.make_field<double>("v");
   const auto wrong_size = hcart::Field<double>("v", 5, 4, 3);
   const auto wrong_type = grid.make_field<float>("v");
   const bool odd = world_rank() == hcart::test::world_size() - 1;
+  // Split: every rank must throw from the same call (a program may communicate between
+  // start() and finish()): `from_start` says whether this rank's start() threw.
   auto run = [&](const auto& second) {
     if (split) {
+      from_start = true;
       halo.start(u, second);
+      from_start = false;
       halo.finish();
     } else {
       halo.exchange(u, second);
@@ -53,7 +58,9 @@ void exchange_with_one_bad_rank(const hcart::Grid& grid, hcart::HaloExchanger& h
   } else if (bad == Bad::Type) {
     run(wrong_type);
   } else if (split) {
+    from_start = true;
     halo.start(u);
+    from_start = false;
     halo.finish();
   } else {
     halo.exchange(u);
@@ -61,33 +68,46 @@ void exchange_with_one_bad_rank(const hcart::Grid& grid, hcart::HaloExchanger& h
 }
 } // namespace
 
-// A bad field on ONE rank, at the first exchange or a later one, blocking or split, Faces
-// or Full: an InputError on every rank, never a hang, and the exchanger still works.
+// A bad field on ONE rank, at the first exchange or a later one, blocking or split, Faces,
+// Full in 3 phases or 26 messages, one message per neighbour or per field: an InputError on
+// every rank, from the same call, never a hang, and the exchanger still works.
 TEST(HaloExchanger, ABadFieldOnOneRankIsAnErrorOnEveryRankAtAnyExchange) {
   const hcart::Decomposition decomp(MPI_COMM_WORLD, cube(16, true));
   const hcart::Grid grid(decomp);
-  for (auto mode : {hcart::HaloMode::Faces, hcart::HaloMode::Full}) {
+  hcart::HaloOptions concurrent, per_field;
+  concurrent.full_method = hcart::FullMethod::Concurrent;
+  per_field.aggregate_fields = false;
+  const std::pair<hcart::HaloMode, hcart::HaloOptions> setups[] = {
+      {hcart::HaloMode::Faces, {}},
+      {hcart::HaloMode::Full, {}},
+      {hcart::HaloMode::Full, concurrent},
+      {hcart::HaloMode::Faces, per_field}};
+  for (const auto& [mode, options] : setups) {
     for (bool later : {false, true}) {
       for (bool split : {false, true}) {
         for (Bad bad : {Bad::Extents, Bad::Type, Bad::Count}) {
           // Another type or number on the only rank is simply another set of fields.
           if (bad != Bad::Extents && hcart::test::world_size() == 1) continue;
-          hcart::HaloExchanger halo(grid, mode);
+          hcart::HaloExchanger halo(grid, mode, options);
           const auto u = grid.make_field<double>("u"), v = grid.make_field<double>("v");
           if (later) halo.exchange(u, v);
-          const std::string what = std::string(mode == hcart::HaloMode::Faces ? "Faces" : "Full") +
-                                   (later ? ", later" : ", first") +
-                                   (split ? ", split" : ", blocking") +
-                                   (bad == Bad::Extents ? ", extents"
-                                    : bad == Bad::Type  ? ", type"
-                                                        : ", count");
+          const std::string what =
+              std::string(mode == hcart::HaloMode::Faces ? "Faces" : "Full") +
+              (options.full_method == hcart::FullMethod::Concurrent ? " (26 messages)" : "") +
+              (options.aggregate_fields ? "" : " (a message per field)") +
+              (later ? ", later" : ", first") + (split ? ", split" : ", blocking") +
+              (bad == Bad::Extents ? ", extents"
+               : bad == Bad::Type  ? ", type"
+                                   : ", count");
           const auto e3 = grid.extent();
           const std::string extents =
               std::to_string(e3[0]) + "x" + std::to_string(e3[1]) + "x" + std::to_string(e3[2]);
+          bool from_start = false, threw = false;
           try {
-            exchange_with_one_bad_rank(grid, halo, bad, split);
+            exchange_with_one_bad_rank(grid, halo, bad, split, from_start);
             ADD_FAILURE() << what << ": expected an error";
           } catch (const hcart::InputError& e) {
+            threw = true;
             EXPECT_TRUE(e.collective()) << what;
             const std::string expected =
                 bad == Bad::Extents
@@ -98,6 +118,14 @@ TEST(HaloExchanger, ABadFieldOnOneRankIsAnErrorOnEveryRankAtAnyExchange) {
             EXPECT_NE(std::string(e.what()).find(expected), std::string::npos)
                 << what << ": " << e.what();
           }
+          // Every rank threw, and from the same call.
+          int most[2] = {threw ? 1 : 0, threw && from_start ? 1 : 0};
+          int least[2] = {most[0], most[1]};
+          MPI_Allreduce(MPI_IN_PLACE, most, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+          MPI_Allreduce(MPI_IN_PLACE, least, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+          EXPECT_EQ(least[0], 1) << what << ": a rank did not throw";
+          EXPECT_EQ(most[1], least[1]) << what << ": some ranks threw from start(), others "
+                                       << "from finish()";
           EXPECT_FALSE(halo.in_flight()) << what;
           EXPECT_NO_THROW(halo.exchange(u, v)) << what << ": unusable after the error";
         }

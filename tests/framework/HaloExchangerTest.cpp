@@ -237,10 +237,17 @@ void run_config(const Config& c, const hcart::Decomposition& decomp, long& wrong
   }
   // Another width for one call (HaloWidth), then the exchanger's own again: each fills
   // the cells of its width, and calls after the first with each allocate nothing.
-  const int other = (c.width + 1) % 4;
-  std::array<int, 3> other_width{};
-  for (int d = 0; d < 3; ++d)
-    other_width[d] = other == 0 ? grid.halo_width()[d] : std::min(other, grid.halo_width()[d]);
+  // The next width whose layers differ from the exchanger's own where the halo allows it.
+  const auto layers_of = [&](int w) {
+    std::array<int, 3> out{};
+    for (int d = 0; d < 3; ++d)
+      out[d] = w == 0 ? grid.halo_width()[d] : std::min(w, grid.halo_width()[d]);
+    return out;
+  };
+  int other = (c.width + 1) % 4;
+  for (int step = 2; step < 4 && layers_of(other) == width; ++step)
+    other = (c.width + step) % 4;
+  const std::array<int, 3> other_width = layers_of(other);
   const auto exchange_fields = [&](bool per_call) {
     for (int i = 0; i < c.fields; ++i)
       fill(grid, f[i], i);

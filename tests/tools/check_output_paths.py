@@ -70,9 +70,10 @@ def main():
         zeus_directory = directory + "-zeus"
         run(launch + [zeus, os.path.join(decks, "zeus", "sod_x.toml"),
                       "--set", "mesh.size=[40,4,4]", "--set", "hydro.max_steps=4",
-                      "--set", "output.checkpoint_every=2",
+                      "--set", "output.checkpoint_every=2", "--set", "output.every=4",
                       "--set", "output.directory=%s" % zeus_directory,
                       "--set", "output.timers_json=%s" % timers.replace("timers", "zeus")])
+        expect(os.path.join(zeus_directory, "zeus_00000004.h5"), "ZEUS field file")
         expect(os.path.join(zeus_directory, "checkpoint_00000004.h5"), "ZEUS checkpoint")
         zeus_timers = timers.replace("timers", "zeus")
         expect(zeus_timers if os.path.isabs(zeus_timers)

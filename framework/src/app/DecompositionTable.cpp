@@ -50,15 +50,25 @@ Decomposition decompose(MPI_Comm comm, const GridSpec& spec, const Decomposition
         out += (i ? ", " : "") + std::to_string(v[i]);
       return out + "]";
     };
+    // Where a key was set; a defaulted key is said to be the default.
     const auto at = [&](const char* table, const char* key) {
-      return " (" + deck.where(table, key) + ")";
+      const std::string where = deck.where(table, key);
+      const std::string tail = "(default)";
+      const bool by_default = where.size() >= tail.size() &&
+                              where.compare(where.size() - tail.size(), tail.size(), tail) == 0;
+      return " (" + (by_default ? std::string("default") : where) + ")";
     };
+    // The [mesh] size key where the application's schema has one (hcart's apps, the guide's
+    // program); another application names its own keys.
+    const std::string mesh =
+        deck.resolved().find("[mesh]\nsize = ") != std::string::npos
+            ? " and [mesh] size = " + list(spec.global_size) + at("mesh", "size")
+            : "";
     InputError named(std::string(e.what()) + "; set by [decomposition] strategy = \"" +
                      to_string(options.strategy) + "\"" + at("decomposition", "strategy") +
                      ", dims = " + list(options.dims) + at("decomposition", "dims") +
                      ", machine = \"" + options.machine + "\"" + at("decomposition", "machine") +
-                     " and [mesh] size = " + list(spec.global_size) + at("mesh", "size") +
-                     ", for the " + std::to_string(ranks) + " ranks of the run");
+                     mesh + ", for the " + std::to_string(ranks) + " ranks of the run");
     named.set_collective(true);
     throw named;
   }

@@ -81,6 +81,9 @@ HaloExchanger::HaloExchanger(const Grid& grid, HaloMode mode, const HaloOptions&
     m_device_buffers = device_mpi().device_buffers || !device_mpi().device_build;
   });
   agree_on_errors(grid.decomposition().comm(), [&] { m_default = &plan_of(options.width); });
+  // Its own communicator: its messages, tags and checks never meet the program's or
+  // another exchanger's (a probe of a failed exchange takes only its own messages).
+  HCART_MPI_CHECK(MPI_Comm_dup(grid.decomposition().comm(), &m_comm));
   for (std::size_t p = 0; p < m_default->plan.phases.size(); ++p)
     m_states.push_back(std::make_unique<PhaseState>());
   const Machine& machine = grid.decomposition().machine();
@@ -134,6 +137,9 @@ HaloExchanger::~HaloExchanger() {
     MPI_Waitall(static_cast<int>(m_requests.size()), m_requests.data(), MPI_STATUSES_IGNORE);
   }
   if (m_check_request != MPI_REQUEST_NULL) MPI_Wait(&m_check_request, MPI_STATUS_IGNORE);
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized && m_comm != MPI_COMM_NULL) MPI_Comm_free(&m_comm);
 }
 
 void HaloExchanger::reset_counters() {
@@ -221,7 +227,7 @@ void HaloExchanger::check_fields() {
   m_check[0] = m_problem.empty() ? 0 : 1;
   m_check[1] = sig;
   m_check[2] = -sig;
-  const MPI_Comm comm = m_grid->decomposition().comm();
+  const MPI_Comm comm = m_comm;
   if (!m_options.aggregate_fields) {
     HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, m_check, 3, MPI_LONG_LONG, MPI_MAX, comm));
     m_times.check += seconds_since(t0);
@@ -237,8 +243,11 @@ void HaloExchanger::check_fields() {
   HCART_MPI_CHECK(MPI_Wait(&m_check_request, MPI_STATUS_IGNORE));
   m_times.check += seconds_since(t0);
   if (m_check[0] > 0 || m_check[1] != -m_check[2]) {
+    // Judged in finish(), where the ranks that did not wait find it too: every rank throws
+    // from the same call, whatever the program does between start() and finish().
     abandon_exchange();
-    judge_check(); // throws
+    m_abandoned = true;
+    return;
   }
   m_agreed = sig;
 }
@@ -246,7 +255,7 @@ void HaloExchanger::check_fields() {
 // A careful rank's side of an exchange the check failed: an empty message to each peer of
 // the first phase, and each peer's message taken at the size it has.
 void HaloExchanger::abandon_exchange() {
-  const MPI_Comm comm = m_grid->decomposition().comm();
+  const MPI_Comm comm = m_comm;
   const HaloPlan::Phase& phase = m_current->plan.phases.front();
   const std::vector<Peer>& peers = m_current->peers.front();
   std::vector<MPI_Request> sends;
@@ -274,7 +283,7 @@ void HaloExchanger::abandon_exchange() {
 // found a misfit (its message) or the signatures differ.
 void HaloExchanger::judge_check() {
   const auto t0 = Clock::now();
-  const MPI_Comm comm = m_grid->decomposition().comm();
+  const MPI_Comm comm = m_comm;
   if (m_check[0] > 0) {
     agree_on_errors(comm, [&] { HCART_REQUIRE(m_problem.empty(), m_problem); });
   }
@@ -381,6 +390,7 @@ void HaloExchanger::prepare() {
   for (const HaloPlan::Phase& phase : m_current->plan.phases) {
     most_requests = std::max(most_requests, 2 * phase.messages.size() * m_bound);
   }
+  ++most_requests; // and the fields' check, completed with the first phase
   if (m_requests.capacity() < most_requests) {
     m_requests.reserve(most_requests);
     m_statuses.reserve(most_requests);
@@ -391,20 +401,33 @@ void HaloExchanger::prepare() {
 
 void HaloExchanger::start_bound() {
   check_fields();
-  prepare();
-  for (std::size_t f = 0; f < m_bound; ++f)
-    m_refs[f] = m_fields[f]->ref();
-  m_in_flight = true;
+  if (m_abandoned) { // the check failed: nothing posted; finish() throws its error
+    m_in_flight = true;
+    return;
+  }
   try {
+    prepare();
+    for (std::size_t f = 0; f < m_bound; ++f)
+      m_refs[f] = m_fields[f]->ref();
+    m_in_flight = true;
     begin_phase(0);
   } catch (...) {
+    // Nothing stays active: the reduction (every rank posted it) completed, receives
+    // cancelled. (Only a local failure gets here: MPI, memory, a message beyond an int.)
     m_in_flight = false;
+    if (m_check_request != MPI_REQUEST_NULL) MPI_Wait(&m_check_request, MPI_STATUS_IGNORE);
+    for (MPI_Request& r : m_requests) {
+      if (r == MPI_REQUEST_NULL) continue;
+      MPI_Cancel(&r);
+      MPI_Request_free(&r);
+    }
+    m_requests.clear();
     throw;
   }
 }
 
 void HaloExchanger::begin_phase(std::size_t p) {
-  const MPI_Comm comm = m_grid->decomposition().comm();
+  const MPI_Comm comm = m_comm;
   const HaloPlan::Phase& phase = m_current->plan.phases[p];
   const std::vector<Peer>& peers = m_current->peers[p];
   PhaseState& state = *m_states[p];
@@ -539,6 +562,11 @@ void HaloExchanger::complete_phase(std::size_t p) {
 void HaloExchanger::finish() {
   HCART_CHECK(m_in_flight,
               "hcart::HaloExchanger::finish: no exchange in flight; call start() first");
+  if (m_abandoned) {
+    m_abandoned = false;
+    m_in_flight = false;
+    judge_check(); // throws, as on the ranks that did not wait
+  }
   try {
     complete_phase(0);
     for (std::size_t p = 1; p < m_current->plan.phases.size(); ++p) {

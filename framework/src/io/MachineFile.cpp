@@ -106,7 +106,12 @@ MachineTimings read_machine_file(const std::string& path) {
     level.name = field(path, l, "name", "a string", is_string).get<std::string>();
     level.units = field(path, l, "units", "an integer", is_integer).get<std::int64_t>();
     level.latency = field(path, l, "latency_seconds", "a number", is_number).get<double>();
-    level.messages = field(path, l, "messages_per_rank", "an integer", is_integer).get<int>();
+    const auto messages =
+        field(path, l, "messages_per_rank", "an integer", is_integer).get<std::int64_t>();
+    HCART_REQUIRE(messages >= 1 && messages <= 1 << 20,
+                  "machine file '" << path << "': messages_per_rank " << messages
+                                   << ", expected 1 to 1048576");
+    level.messages = static_cast<int>(messages);
     level.exchange = read_curve(path, l, "exchange");
     // Optional: files measured before pairs were have none.
     if (l.contains("pair")) level.pair = read_curve(path, l, "pair");

@@ -64,8 +64,10 @@ struct HaloOptions {
   /// rank checks its own fields' extents only. A rank with a field of other extents then
   /// throws alone, and the others wait for its messages: the program must end the job
   /// (hcart::run_main does, with MPI_Abort, for an error not every rank holds); ranks that
-  /// pass different numbers or types of fields fail where a message of another size
-  /// arrives, or hang where none does.
+  /// pass different numbers, types or widths of fields get messages of other sizes: an MPI
+  /// error, a hang where none arrives, or (Open MPI's single-copy transfer) a write past a
+  /// receive buffer. Either way, with the check on, an error is thrown from finish() (or
+  /// exchange()) on every rank, with nothing in flight.
   bool collective_checks = true;
   /// Halo layers to exchange next to the owned cells in each direction when a call names
   /// none: 0 (default) for the grid's whole halo width, else at most that many (never more
@@ -126,8 +128,9 @@ public:
     finish();
   }
   /// \brief Fills `width` layers of the halos of all `fields` (blocking).
-  /// \throws hcart::InputError (on every rank) also for a width below 0, or deeper than a
-  /// block has cells in a direction with a neighbour (checked at a width's first use).
+  /// \throws hcart::InputError (on every rank, when checked collectively) also for a width
+  /// below 0, or deeper than a block has cells in a direction with a neighbour, or one
+  /// rank's width differing from the others'.
   template <class... T>
   void exchange(HaloWidth width, const Field<T>&... fields) {
     start(width, fields...);
@@ -232,7 +235,9 @@ private:
   std::string m_problem;                          // this rank's misfit in the exchange now
   long long m_check[3] = {0, 0, 0};               // {misfit, signature, -signature}, reduced
   MPI_Request m_check_request = MPI_REQUEST_NULL; // the reduction, while in flight
-  long long m_agreed = -1; // the signature every rank passed at the last exchange, or -1
+  bool m_abandoned = false;        // the check failed before anything was posted: finish() throws
+  MPI_Comm m_comm = MPI_COMM_NULL; // a duplicate of the decomposition's, the exchanger's own
+  long long m_agreed = -1;         // the signature every rank passed at the last exchange, or -1
   HaloCounters m_counters;
   HaloTimes m_times;
   std::size_t m_allocations = 0;
