@@ -64,11 +64,17 @@ Decomposition decompose(MPI_Comm comm, const GridSpec& spec, const Decomposition
         deck.resolved().find("[mesh]\nsize = ") != std::string::npos
             ? " and [mesh] size = " + list(spec.global_size) + at("mesh", "size")
             : "";
-    InputError named(std::string(e.what()) + "; set by [decomposition] strategy = \"" +
-                     to_string(options.strategy) + "\"" + at("decomposition", "strategy") +
-                     ", dims = " + list(options.dims) + at("decomposition", "dims") +
-                     ", machine = \"" + options.machine + "\"" + at("decomposition", "machine") +
-                     mesh + ", for the " + std::to_string(ranks) + " ranks of the run");
+    // A strategy the program chose itself (compare mode runs each in turn) is said so.
+    const std::string strategy = to_string(options.strategy);
+    const std::string asked = deck.string("decomposition", "strategy");
+    const std::string strategy_at = strategy == asked
+                                        ? at("decomposition", "strategy")
+                                        : " (this run's; the deck asks for \"" + asked + "\")";
+    InputError named(std::string(e.what()) + "; set by [decomposition] strategy = \"" + strategy +
+                     "\"" + strategy_at + ", dims = " + list(options.dims) +
+                     at("decomposition", "dims") + ", machine = \"" + options.machine + "\"" +
+                     at("decomposition", "machine") + mesh + ", for the " + std::to_string(ranks) +
+                     " ranks of the run");
     named.set_collective(true);
     throw named;
   }
