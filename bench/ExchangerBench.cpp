@@ -224,6 +224,15 @@ int main(int argc, char* argv[]) {
                   pu.median / cb.median);
     }
 
+    // The slowest rank's time per call of `iterations` calls.
+    auto time_it = [&](auto&& call) {
+      MPI_Barrier(comm);
+      const auto t0 = Clock::now();
+      for (int it = 0; it < iterations; ++it)
+        call();
+      return slowest(seconds_since(t0), comm) / iterations;
+    };
+
     // 2b. Full mode: 26 concurrent messages against 3 ordered phases; and three fields in
     // one message per neighbour against one message per field.
     {
@@ -236,13 +245,6 @@ int main(int argc, char* argv[]) {
       hcart::HaloExchanger full3(grid, hcart::HaloMode::Full, phases);
       hcart::HaloExchanger together(grid, hcart::HaloMode::Faces);
       hcart::HaloExchanger apart(grid, hcart::HaloMode::Faces, per_field);
-      auto time_it = [&](auto&& call) {
-        MPI_Barrier(comm);
-        const auto t0 = Clock::now();
-        for (int it = 0; it < iterations; ++it)
-          call();
-        return slowest(seconds_since(t0), comm) / iterations;
-      };
       full26.exchange(u);
       full3.exchange(u);
       together.exchange(u, w, x);
@@ -277,17 +279,10 @@ int main(int argc, char* argv[]) {
       hcart::HaloExchanger unchecked_halo(grid, hcart::HaloMode::Faces, unchecked);
       checked_halo.exchange(u);
       unchecked_halo.exchange(u);
-      auto time_it = [&](hcart::HaloExchanger& h) {
-        MPI_Barrier(comm);
-        const auto t0 = Clock::now();
-        for (int it = 0; it < iterations; ++it)
-          h.exchange(u);
-        return slowest(seconds_since(t0), comm) / iterations;
-      };
       std::vector<double> t_on, t_off, share;
       for (int r = 0; r < repeats; ++r) {
-        t_on.push_back(time_it(checked_halo));
-        t_off.push_back(time_it(unchecked_halo));
+        t_on.push_back(time_it([&] { checked_halo.exchange(u); }));
+        t_off.push_back(time_it([&] { unchecked_halo.exchange(u); }));
         share.push_back(1.0 - t_off.back() / t_on.back());
       }
       if (root) {

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -79,15 +78,7 @@ void write_report(MPI_Comm comm, const OutputSettings& output, const std::string
     if (rank != 0) return;
     // timers_json: a name in the output directory, a path below it, or an absolute path.
     const std::filesystem::path path = std::filesystem::path(output.directory) / output.timers_json;
-    create_parent_directories(path.string(), "[output] timers_json");
-    const std::string temporary = path.string() + ".tmp";
-    {
-      std::ofstream out(temporary);
-      HCART_CHECK(out.good(), "cannot write " << temporary);
-      out << text;
-      HCART_CHECK(out.good(), "writing " << temporary << " failed");
-    }
-    std::filesystem::rename(temporary, path);
+    write_text_file(path.string(), text, "[output] timers_json");
   });
 }
 

@@ -84,7 +84,7 @@ TEST(MachineFile, WrittenAndReadBackExactly) {
     for (std::size_t s = 0; s < a.pair.size(); ++s)
       EXPECT_EQ(b.pair[s].seconds, a.pair[s].seconds);
   }
-  EXPECT_FALSE(std::filesystem::exists(path + ".part")) << "the temporary is renamed";
+  EXPECT_FALSE(std::filesystem::exists(path + ".tmp")) << "the temporary is renamed";
 }
 
 // A bad file on one rank only (another schema, a missing field, not JSON, absent): the same

@@ -90,10 +90,10 @@ int main(int argc, char* argv[]) {
       // The file is written at the end, whole or not at all; that it can be is known first.
       if (!measure_path.empty() && env.rank() == 0) {
         hcart::create_parent_directories(measure_path, "--measure");
-        std::ofstream probe(measure_path + ".part");
+        std::ofstream probe(measure_path + ".tmp");
         HCART_REQUIRE(probe.good(), "--measure: cannot write '" << measure_path << "'");
         probe.close();
-        std::remove((measure_path + ".part").c_str());
+        std::remove((measure_path + ".tmp").c_str());
       }
     });
     const hcart::DetectedHierarchy hierarchy =

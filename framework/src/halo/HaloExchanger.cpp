@@ -227,15 +227,14 @@ void HaloExchanger::check_fields() {
   m_check[0] = m_problem.empty() ? 0 : 1;
   m_check[1] = sig;
   m_check[2] = -sig;
-  const MPI_Comm comm = m_comm;
   if (!m_options.aggregate_fields) {
-    HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, m_check, 3, MPI_LONG_LONG, MPI_MAX, comm));
+    HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, m_check, 3, MPI_LONG_LONG, MPI_MAX, m_comm));
     m_times.check += seconds_since(t0);
     judge_check();
     return;
   }
   HCART_MPI_CHECK(
-      MPI_Iallreduce(MPI_IN_PLACE, m_check, 3, MPI_LONG_LONG, MPI_MAX, comm, &m_check_request));
+      MPI_Iallreduce(MPI_IN_PLACE, m_check, 3, MPI_LONG_LONG, MPI_MAX, m_comm, &m_check_request));
   if (sig == m_agreed) {
     m_times.check += seconds_since(t0);
     return; // completed with the messages
@@ -255,22 +254,22 @@ void HaloExchanger::check_fields() {
 // A careful rank's side of an exchange the check failed: an empty message to each peer of
 // the first phase, and each peer's message taken at the size it has.
 void HaloExchanger::abandon_exchange() {
-  const MPI_Comm comm = m_comm;
   const HaloPlan::Phase& phase = m_current->plan.phases.front();
   const std::vector<Peer>& peers = m_current->peers.front();
   std::vector<MPI_Request> sends;
   for (std::size_t q = 0; q < phase.messages.size(); ++q) {
     if (phase.messages[q].local) continue;
     sends.emplace_back();
-    HCART_MPI_CHECK(MPI_Isend(nullptr, 0, MPI_BYTE, peers[q].rank, phase.messages[q].send_tag, comm,
-                              &sends.back()));
+    HCART_MPI_CHECK(MPI_Isend(nullptr, 0, MPI_BYTE, peers[q].rank, phase.messages[q].send_tag,
+                              m_comm, &sends.back()));
   }
   std::vector<unsigned char> scratch;
   for (std::size_t q = 0; q < phase.messages.size(); ++q) {
     if (phase.messages[q].local) continue;
     MPI_Message message;
     MPI_Status status;
-    HCART_MPI_CHECK(MPI_Mprobe(peers[q].rank, phase.messages[q].recv_tag, comm, &message, &status));
+    HCART_MPI_CHECK(
+        MPI_Mprobe(peers[q].rank, phase.messages[q].recv_tag, m_comm, &message, &status));
     int count = 0;
     HCART_MPI_CHECK(MPI_Get_count(&status, MPI_BYTE, &count));
     scratch.resize(static_cast<std::size_t>(std::max(count, 1)));
@@ -283,9 +282,8 @@ void HaloExchanger::abandon_exchange() {
 // found a misfit (its message) or the signatures differ.
 void HaloExchanger::judge_check() {
   const auto t0 = Clock::now();
-  const MPI_Comm comm = m_comm;
   if (m_check[0] > 0) {
-    agree_on_errors(comm, [&] { HCART_REQUIRE(m_problem.empty(), m_problem); });
+    agree_on_errors(m_comm, [&] { HCART_REQUIRE(m_problem.empty(), m_problem); });
   }
   m_times.check += seconds_since(t0);
   if (m_check[1] != -m_check[2]) {
@@ -427,7 +425,6 @@ void HaloExchanger::start_bound() {
 }
 
 void HaloExchanger::begin_phase(std::size_t p) {
-  const MPI_Comm comm = m_comm;
   const HaloPlan::Phase& phase = m_current->plan.phases[p];
   const std::vector<Peer>& peers = m_current->peers[p];
   PhaseState& state = *m_states[p];
@@ -448,7 +445,7 @@ void HaloExchanger::begin_phase(std::size_t p) {
       m_requests.emplace_back();
       m_expected.push_back(static_cast<int>(bytes));
       HCART_MPI_CHECK(MPI_Irecv(state.recv + offset, static_cast<int>(bytes), MPI_BYTE,
-                                peers[q].rank, m.recv_tag, comm, &m_requests.back()));
+                                peers[q].rank, m.recv_tag, m_comm, &m_requests.back()));
     } else {
       std::size_t segment = offset;
       const auto cells = static_cast<std::size_t>(m.recv_box.cells());
@@ -457,7 +454,7 @@ void HaloExchanger::begin_phase(std::size_t p) {
         m_requests.emplace_back();
         m_expected.push_back(length);
         HCART_MPI_CHECK(MPI_Irecv(state.recv + segment, length, MPI_BYTE, peers[q].rank,
-                                  m.recv_tag + 27 * static_cast<int>(f + 1), comm,
+                                  m.recv_tag + 27 * static_cast<int>(f + 1), m_comm,
                                   &m_requests.back()));
         segment += aligned(cells * m_fields[f]->elem_bytes());
       }
@@ -490,7 +487,7 @@ void HaloExchanger::begin_phase(std::size_t p) {
     if (aggregate) {
       m_requests.emplace_back();
       HCART_MPI_CHECK(MPI_Isend(state.send + offset, static_cast<int>(bytes), MPI_BYTE,
-                                peers[q].rank, m.send_tag, comm, &m_requests.back()));
+                                peers[q].rank, m.send_tag, m_comm, &m_requests.back()));
     } else {
       std::size_t segment = offset;
       const auto cells = static_cast<std::size_t>(m.send_box.cells());
@@ -498,7 +495,7 @@ void HaloExchanger::begin_phase(std::size_t p) {
         m_requests.emplace_back();
         HCART_MPI_CHECK(MPI_Isend(
             state.send + segment, static_cast<int>(cells * m_fields[f]->elem_bytes()), MPI_BYTE,
-            peers[q].rank, m.send_tag + 27 * static_cast<int>(f + 1), comm, &m_requests.back()));
+            peers[q].rank, m.send_tag + 27 * static_cast<int>(f + 1), m_comm, &m_requests.back()));
         segment += aligned(cells * m_fields[f]->elem_bytes());
       }
     }

@@ -5,7 +5,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -69,19 +68,7 @@ std::string machine_file_text(const MachineTimings& timings, const std::string& 
 
 void write_machine_file(const std::string& path, const MachineTimings& timings,
                         const std::string& source) {
-  create_parent_directories(path, "machine file");
-  const std::string part = path + ".part";
-  {
-    std::ofstream out(part);
-    HCART_REQUIRE(out.good(), "machine file '" << path << "': '" << part << "' cannot be written");
-    out << machine_file_text(timings, source);
-    out.close();
-    HCART_REQUIRE(out.good(), "machine file '" << path << "': writing '" << part << "' failed");
-  }
-  if (std::rename(part.c_str(), path.c_str()) != 0) {
-    std::remove(part.c_str());
-    throw InputError("machine file '" + path + "': cannot rename '" + part + "' to it");
-  }
+  write_text_file(path, machine_file_text(timings, source), "machine file");
 }
 
 MachineTimings read_machine_file(const std::string& path) {

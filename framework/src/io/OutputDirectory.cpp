@@ -3,6 +3,7 @@
 #include <hcart/core/MpiCheck.hpp>
 #include <hcart/io/OutputDirectory.hpp>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -45,6 +46,25 @@ void create_parent_directories(const std::string& path, const std::string& who) 
                 who << ": directory '" << parent.string() << "' of '" << path
                     << "' cannot be created ("
                     << (code ? code.message() : "a file of that name exists") << ")");
+}
+
+void write_text_file(const std::string& path, const std::string& text, const std::string& who) {
+  create_parent_directories(path, who);
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary);
+    HCART_CHECK(out.good(), who << ": cannot write '" << temporary << "'");
+    out << text;
+    out.close();
+    if (!out.good()) {
+      std::remove(temporary.c_str());
+      throw Error(who + ": writing '" + temporary + "' failed");
+    }
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    std::remove(temporary.c_str());
+    throw Error(who + ": cannot rename '" + temporary + "' to '" + path + "'");
+  }
 }
 
 } // namespace hcart

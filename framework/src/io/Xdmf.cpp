@@ -3,8 +3,6 @@
 #include <hcart/io/Xdmf.hpp>
 
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 
 namespace hcart {
@@ -53,19 +51,6 @@ std::string grid_element(const std::string& h5_name, const std::array<std::int64
   return out.str();
 }
 
-void write_atomically(const std::string& path, const std::string& text) {
-  const std::string temporary = path + ".tmp";
-  create_parent_directories(path, "hcart::write_xdmf");
-  {
-    std::ofstream out(temporary);
-    HCART_CHECK(out.good(), "cannot write '" << temporary << "'");
-    out << text;
-    out.flush();
-    HCART_CHECK(out.good(), "writing '" << temporary << "' failed");
-  }
-  std::filesystem::rename(temporary, path);
-}
-
 const char* header = "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
                      "<Xdmf Version=\"2.0\">\n  <Domain>\n";
 const char* footer = "  </Domain>\n</Xdmf>\n";
@@ -75,8 +60,10 @@ const char* footer = "  </Domain>\n</Xdmf>\n";
 void write_xdmf(const std::string& path, const std::string& h5_name,
                 const std::array<std::int64_t, 3>& mesh, const std::vector<std::string>& fields,
                 double time, const XdmfGeometry& geometry) {
-  write_atomically(path, std::string(header) +
-                             grid_element(h5_name, mesh, fields, time, geometry, "    ") + footer);
+  write_text_file(path,
+                  std::string(header) +
+                      grid_element(h5_name, mesh, fields, time, geometry, "    ") + footer,
+                  "hcart::write_xdmf");
 }
 
 void write_xdmf_series(const std::string& path,
@@ -89,7 +76,7 @@ void write_xdmf_series(const std::string& path,
     text += grid_element(name, mesh, fields, time, geometry, "      ");
   text += "    </Grid>\n";
   text += footer;
-  write_atomically(path, text);
+  write_text_file(path, text, "hcart::write_xdmf_series");
 }
 
 } // namespace hcart

@@ -36,4 +36,11 @@ void prepare_output_directory(MPI_Comm comm, const std::string& directory,
 /// (a file of that name, no permission).
 void create_parent_directories(const std::string& path, const std::string& who);
 
+/// \brief Writes `text` to the file `path` whole or not at all: into `path.tmp`, renamed to
+/// `path` when complete, the directories above made first (create_parent_directories).
+/// Local: for the rank that writes the file. `who` starts the messages.
+/// \throws hcart::InputError when a directory above cannot be created; hcart::Error when the
+/// file cannot be written or renamed (the temporary is removed).
+void write_text_file(const std::string& path, const std::string& text, const std::string& who);
+
 } // namespace hcart

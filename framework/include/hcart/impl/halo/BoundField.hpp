@@ -5,10 +5,8 @@
 #include <hcart/grid/Field.hpp>
 #include <hcart/grid/Grid.hpp>
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <typeinfo>
 
 namespace hcart::impl {
@@ -30,8 +28,6 @@ public:
   virtual ~BoundField() = default;
   virtual const std::type_info& type() const noexcept = 0;
   virtual std::size_t elem_bytes() const noexcept = 0;
-  virtual std::array<int, 3> extents() const noexcept = 0;
-  virtual std::string label() const = 0;
   virtual FieldRef ref() const noexcept = 0;
   /// The grid's contract (Grid::require_fits): an InputError unless the field fits `grid`.
   virtual void require_fits(const Grid& grid, const char* who) const = 0;
@@ -45,11 +41,6 @@ public:
 
   const std::type_info& type() const noexcept override { return typeid(T); }
   std::size_t elem_bytes() const noexcept override { return sizeof(T); }
-  std::array<int, 3> extents() const noexcept override {
-    return {static_cast<int>(m_field.extent(0)), static_cast<int>(m_field.extent(1)),
-            static_cast<int>(m_field.extent(2))};
-  }
-  std::string label() const override { return m_field.label(); }
   FieldRef ref() const noexcept override {
     FieldRef r;
     r.data = reinterpret_cast<unsigned char*>(m_field.data());
