@@ -88,6 +88,7 @@ private:
   double step(bool check);
   double pass(long iterations, bool check);
   HaloExchanger& deep_exchanger();
+  HaloBinding& bound_u();
   void after_step(double residual);
 
   const Grid& m_grid;
@@ -101,6 +102,8 @@ private:
   long m_iterations_per_pass = 1; // temporal blocking
   std::unique_ptr<Wavefront> m_wavefront;
   HaloExchanger m_halo;                  // Faces, one layer, before every single iteration
+  HaloBinding m_bound[2];                // m_halo's bindings of u and of v (swapped each step)
+  int m_u_binding = 0;                   // which of them holds the allocation m_u is now
   std::unique_ptr<HaloExchanger> m_deep; // Full, as deep as each pass's iterations (per call)
   HaloTimes m_accounted_halo, m_accounted_deep; // the times of each booked so far
   long m_iteration = 0;

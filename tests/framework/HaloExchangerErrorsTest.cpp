@@ -1,5 +1,6 @@
-// The halo exchanger's errors: a bad field on one rank, at any exchange, is an InputError
-// on every rank, never a hang; misuse of the split phase is refused.
+// The halo exchanger's errors: a bad field on one rank, at any exchange or binding, is an
+// InputError on every rank, never a hang; misuse of the split phase and of bindings is
+// refused.
 #include "Specs.hpp"
 #include "WorldRanks.hpp"
 
@@ -99,7 +100,10 @@ TEST(HaloExchanger, ABadFieldOnOneRankIsAnErrorOnEveryRankAtAnyExchange) {
               (bad == Bad::Extents ? ", extents"
                : bad == Bad::Type  ? ", type"
                                    : ", count");
-          const auto e3 = grid.extent();
+          // The last rank's own extents (ranks' blocks differ where the size does not
+          // divide evenly).
+          auto e3 = grid.extent();
+          MPI_Bcast(e3.data(), 3, MPI_INT, hcart::test::world_size() - 1, MPI_COMM_WORLD);
           const std::string extents =
               std::to_string(e3[0]) + "x" + std::to_string(e3[1]) + "x" + std::to_string(e3[2]);
           bool from_start = false, threw = false;
@@ -194,4 +198,65 @@ TEST(HaloExchanger, TheCollectiveCheckIsBookedInTheTimes) {
   }
   EXPECT_EQ(halo.counters().exchanges, 11);
   EXPECT_LE(halo.times().check, halo.times().total());
+}
+
+// A binding is checked once, collectively: a bad field or width on ONE rank is an
+// InputError on every rank from bind(); misuse of a binding is refused; the exchanger works
+// on.
+TEST(HaloExchanger, ABadBindingOnOneRankIsAnErrorOnEveryRank) {
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, cube(16, true));
+  const hcart::Grid grid(decomp);
+  hcart::HaloExchanger halo(grid, hcart::HaloMode::Full);
+  const auto u = grid.make_field<double>("u");
+  const auto v = grid.make_field<double>("v");
+  const auto wrong_size = hcart::Field<double>("v", 5, 4, 3);
+  const auto wrong_type = grid.make_field<float>("v");
+  const bool odd = world_rank() == hcart::test::world_size() - 1;
+  enum class Bad { Extents, Type, Count, Width };
+  for (Bad bad : {Bad::Extents, Bad::Type, Bad::Count, Bad::Width}) {
+    if (bad != Bad::Extents && hcart::test::world_size() == 1) continue;
+    bool threw = false;
+    try {
+      hcart::HaloBinding binding = !odd                  ? halo.bind(u, v)
+                                   : bad == Bad::Extents ? halo.bind(u, wrong_size)
+                                   : bad == Bad::Type    ? halo.bind(u, wrong_type)
+                                   : bad == Bad::Count   ? halo.bind(u)
+                                                         : halo.bind(hcart::HaloWidth{1}, u, v);
+      ADD_FAILURE() << "bad " << static_cast<int>(bad) << ": expected an error";
+    } catch (const hcart::InputError& e) {
+      threw = true;
+      EXPECT_TRUE(e.collective());
+      const std::string expected =
+          bad == Bad::Extents ? "field 'v' has extents 5x4x3" : "passed different fields";
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+    int least = threw ? 1 : 0;
+    MPI_Allreduce(MPI_IN_PLACE, &least, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    EXPECT_EQ(least, 1) << "bad " << static_cast<int>(bad) << ": a rank did not throw";
+    EXPECT_FALSE(halo.in_flight());
+  }
+  // A width that is impossible everywhere.
+  EXPECT_THROW(halo.bind(hcart::HaloWidth{-1}, u), hcart::InputError);
+
+  hcart::HaloBinding empty;
+  EXPECT_THROW(empty.exchange(), hcart::Error);
+  hcart::HaloBinding uv = halo.bind(u, v);
+  EXPECT_THROW(uv.finish(), hcart::Error) << "finish() without start()";
+  uv.start();
+  EXPECT_THROW(halo.start(u), hcart::Error) << "the exchanger is busy";
+  EXPECT_THROW(halo.finish(), hcart::Error) << "the binding's exchange is finished by it";
+  EXPECT_THROW(halo.bind(u), hcart::Error) << "no binding while an exchange is in flight";
+  uv.finish();
+  hcart::HaloBinding moved = std::move(uv);
+  EXPECT_THROW(uv.exchange(), hcart::Error) << "a moved-from binding is empty";
+  EXPECT_NO_THROW(moved.exchange());
+  EXPECT_NO_THROW(halo.exchange(u, v));
+  EXPECT_EQ(halo.counters().exchanges, 3);
+  // A binding destroyed in flight completes its exchange.
+  {
+    hcart::HaloBinding scoped = halo.bind(u);
+    scoped.start();
+  }
+  EXPECT_FALSE(halo.in_flight());
+  EXPECT_NO_THROW(moved.exchange());
 }

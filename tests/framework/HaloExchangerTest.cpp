@@ -265,6 +265,31 @@ void run_config(const Config& c, const hcart::Decomposition& decomp, long& wrong
   exchange_fields(true);
   exchange_fields(false);
   EXPECT_EQ(halo.allocation_count(), allocations) << "widths met before allocate nothing";
+  // Bound once (HaloExchanger::bind), at the exchanger's width and at the other: exchanges
+  // through the bindings, blocking and split, fill the same cells.
+  const auto bind = [&](int layers) {
+    const hcart::HaloWidth w{layers};
+    if (c.fields == 1) return halo.bind(w, f[0]);
+    if (c.fields == 2) return halo.bind(w, f[0], f[1]);
+    return halo.bind(w, f[0], f[1], f[2]);
+  };
+  hcart::HaloBinding own = bind(c.width), deeper = bind(other);
+  EXPECT_EQ(own.size(), static_cast<std::size_t>(c.fields));
+  for (bool split : {false, true}) {
+    for (hcart::HaloBinding* binding : {&own, &deeper}) {
+      for (int i = 0; i < c.fields; ++i)
+        fill(grid, f[i], i);
+      if (split) {
+        binding->start();
+        EXPECT_TRUE(halo.in_flight());
+        binding->finish();
+      } else {
+        binding->exchange();
+      }
+      for (int i = 0; i < c.fields; ++i)
+        wrong += check(grid, f[i], i, c.mode, binding == &own ? width : other_width);
+    }
+  }
 }
 
 } // namespace
@@ -417,6 +442,16 @@ TEST(HaloExchanger, NoAllocationAfterTheFirstCall) {
       halo.exchange(u, v);
     }
     EXPECT_EQ(allocations.load() - again, 0) << "C++ allocations alternating field sets";
+    EXPECT_EQ(halo.allocation_count(), both);
+    // Bound fields: nothing allocated per exchange either.
+    hcart::HaloBinding bound = halo.bind(u, v);
+    bound.exchange();
+    const long bound_before = allocations.load();
+    for (int step = 0; step < 3; ++step) {
+      bound.exchange();
+      halo.exchange(u);
+    }
+    EXPECT_EQ(allocations.load() - bound_before, 0) << "C++ allocations in bound exchanges";
     EXPECT_EQ(halo.allocation_count(), both);
   }
 }

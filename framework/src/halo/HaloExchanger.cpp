@@ -81,6 +81,7 @@ HaloExchanger::HaloExchanger(const Grid& grid, HaloMode mode, const HaloOptions&
     m_device_buffers = device_mpi().device_buffers || !device_mpi().device_build;
   });
   agree_on_errors(grid.decomposition().comm(), [&] { m_default = &plan_of(options.width); });
+  m_now.reserve(static_cast<std::size_t>(impl::kMaxHaloFields));
   // Its own communicator: its messages, tags and checks never meet the program's or
   // another exchanger's (a probe of a failed exchange takes only its own messages).
   HCART_MPI_CHECK(MPI_Comm_dup(grid.decomposition().comm(), &m_comm));
@@ -181,6 +182,34 @@ void HaloExchanger::begin_binding(std::size_t count, HaloWidth width) {
   m_bound = count;
 }
 
+// This rank's side of the check of the fields in m_now, m_layers deep: its problem
+// (m_problem: the width's, or the first field that does not fit the grid) and the values to
+// reduce (m_check). Returns the signature.
+long long HaloExchanger::local_check() {
+  m_problem = m_width_problem;
+  for (std::size_t f = 0; f < m_bound && m_problem.empty(); ++f) {
+    try {
+      m_now[f]->require_fits(*m_grid, "hcart::HaloExchanger");
+    } catch (const InputError& e) {
+      m_problem =
+          std::string(e.what()) + " (rank " + std::to_string(m_grid->decomposition().rank()) + ")";
+    }
+  }
+  // The signature (type_info::hash_code hashes the type's name: the same in every process
+  // of one program).
+  std::size_t signature = m_bound;
+  for (std::size_t f = 0; f < m_bound; ++f) {
+    signature = (signature * 1000003u) ^ m_now[f]->type().hash_code();
+    signature = (signature * 1000003u) ^ m_now[f]->elem_bytes();
+  }
+  signature = (signature * 1000003u) ^ static_cast<std::size_t>(m_layers);
+  const auto sig = static_cast<long long>(signature & 0x3fffffffffffffffULL);
+  m_check[0] = m_problem.empty() ? 0 : 1;
+  m_check[1] = sig;
+  m_check[2] = -sig;
+  return sig;
+}
+
 // The check of the fields bound for an exchange. Locally: each field fits the grid
 // (Grid::require_fits), every exchange. Collectively (HaloOptions::collective_checks): one
 // reduction per exchange of {any misfit, the largest and the smallest signature (the number,
@@ -201,32 +230,12 @@ void HaloExchanger::begin_binding(std::size_t count, HaloWidth width) {
 // nothing in flight. With one message per field (aggregate_fields off) the number of
 // messages depends on the fields too: every exchange waits for the reduction first.
 void HaloExchanger::check_fields() {
-  m_problem = m_width_problem;
-  for (std::size_t f = 0; f < m_bound && m_problem.empty(); ++f) {
-    try {
-      m_fields[f]->require_fits(*m_grid, "hcart::HaloExchanger");
-    } catch (const InputError& e) {
-      m_problem =
-          std::string(e.what()) + " (rank " + std::to_string(m_grid->decomposition().rank()) + ")";
-    }
-  }
+  const long long sig = local_check();
   if (!m_options.collective_checks) {
     HCART_REQUIRE(m_problem.empty(), m_problem);
     return;
   }
   const auto t0 = Clock::now();
-  // The signature (type_info::hash_code hashes the type's name: the same in every process
-  // of one program).
-  std::size_t signature = m_bound;
-  for (std::size_t f = 0; f < m_bound; ++f) {
-    signature = (signature * 1000003u) ^ m_fields[f]->type().hash_code();
-    signature = (signature * 1000003u) ^ m_fields[f]->elem_bytes();
-  }
-  signature = (signature * 1000003u) ^ static_cast<std::size_t>(m_layers);
-  const auto sig = static_cast<long long>(signature & 0x3fffffffffffffffULL);
-  m_check[0] = m_problem.empty() ? 0 : 1;
-  m_check[1] = sig;
-  m_check[2] = -sig;
   if (!m_options.aggregate_fields) {
     HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, m_check, 3, MPI_LONG_LONG, MPI_MAX, m_comm));
     m_times.check += seconds_since(t0);
@@ -298,14 +307,14 @@ std::size_t HaloExchanger::message_bytes(const HaloPlan::Message& m) const {
   const auto cells = static_cast<std::size_t>(m.recv_box.cells());
   std::size_t bytes = 0;
   for (std::size_t f = 0; f < m_bound; ++f)
-    bytes += aligned(cells * m_fields[f]->elem_bytes());
+    bytes += aligned(cells * m_now[f]->elem_bytes());
   return bytes;
 }
 
 bool HaloExchanger::layout_is(const std::vector<std::size_t>& layout) const {
   if (layout.size() != m_bound) return false;
   for (std::size_t f = 0; f < m_bound; ++f) {
-    if (layout[f] != m_fields[f]->elem_bytes()) return false;
+    if (layout[f] != m_now[f]->elem_bytes()) return false;
   }
   return true;
 }
@@ -313,7 +322,7 @@ bool HaloExchanger::layout_is(const std::vector<std::size_t>& layout) const {
 void HaloExchanger::build_copies() {
   auto copies = std::make_unique<Copies>();
   for (std::size_t f = 0; f < m_bound; ++f)
-    copies->layout.push_back(m_fields[f]->elem_bytes());
+    copies->layout.push_back(m_now[f]->elem_bytes());
   for (const HaloPlan::Phase& phase : m_current->plan.phases) {
     std::vector<impl::CopyItem> pack, unpack;
     std::size_t offset = 0;
@@ -398,15 +407,25 @@ void HaloExchanger::prepare() {
 }
 
 void HaloExchanger::start_bound() {
+  m_now.clear();
+  for (std::size_t f = 0; f < m_bound; ++f)
+    m_now.push_back(m_fields[f].get());
+  m_now_comm = m_comm;
+  m_flight = 0;
   check_fields();
   if (m_abandoned) { // the check failed: nothing posted; finish() throws its error
     m_in_flight = true;
     return;
   }
+  post_first_phase();
+}
+
+// Packs and posts the first phase of the exchange of m_now (checked, or bound).
+void HaloExchanger::post_first_phase() {
   try {
     prepare();
     for (std::size_t f = 0; f < m_bound; ++f)
-      m_refs[f] = m_fields[f]->ref();
+      m_refs[f] = m_now[f]->ref();
     m_in_flight = true;
     begin_phase(0);
   } catch (...) {
@@ -422,6 +441,53 @@ void HaloExchanger::start_bound() {
     m_requests.clear();
     throw;
   }
+}
+
+// bind(): the check of an exchange, once and blocking, then the binding's own communicator.
+// Every rank takes part whatever its fields, so the ranks agree on the outcome.
+void HaloExchanger::make_binding(HaloBinding& binding, HaloWidth width) {
+  HCART_CHECK(!m_in_flight, "hcart::HaloExchanger::bind: an exchange is in flight; call "
+                            "finish() first");
+  HCART_CHECK(binding.m_fields.size() <= static_cast<std::size_t>(impl::kMaxHaloFields),
+              "hcart::HaloExchanger::bind: " << binding.m_fields.size() << " fields, at most "
+                                             << impl::kMaxHaloFields);
+  const auto t0 = Clock::now();
+  m_layers = width.layers;
+  m_width_problem.clear();
+  try {
+    plan_of(width.layers);
+  } catch (const InputError& e) {
+    m_width_problem = e.what();
+  }
+  m_now.clear();
+  for (const auto& field : binding.m_fields)
+    m_now.push_back(field.get());
+  m_bound = m_now.size();
+  local_check();
+  HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, m_check, 3, MPI_LONG_LONG, MPI_MAX, m_comm));
+  m_times.check += seconds_since(t0);
+  judge_check();
+  HCART_MPI_CHECK(MPI_Comm_dup(m_comm, &binding.m_comm));
+  binding.m_exchanger = this;
+  binding.m_layers = width.layers;
+  binding.m_id = ++m_bindings;
+}
+
+// A binding's exchange: no check (bind() made it, and the binding's views cannot change).
+void HaloExchanger::start_binding(const HaloBinding& binding) {
+  HCART_CHECK(!m_in_flight, "hcart::HaloBinding::start: an exchange of its exchanger is "
+                            "already in flight; call finish() first");
+  WidthPlan* plan = &plan_of(binding.m_layers); // made at bind()
+  if (plan != m_current) m_active = nullptr;
+  m_current = plan;
+  m_now.clear();
+  for (const auto& field : binding.m_fields)
+    m_now.push_back(field.get());
+  m_bound = m_now.size();
+  m_now_comm = binding.m_comm;
+  m_flight = binding.m_id;
+  m_problem.clear();
+  post_first_phase();
 }
 
 void HaloExchanger::begin_phase(std::size_t p) {
@@ -445,18 +511,18 @@ void HaloExchanger::begin_phase(std::size_t p) {
       m_requests.emplace_back();
       m_expected.push_back(static_cast<int>(bytes));
       HCART_MPI_CHECK(MPI_Irecv(state.recv + offset, static_cast<int>(bytes), MPI_BYTE,
-                                peers[q].rank, m.recv_tag, m_comm, &m_requests.back()));
+                                peers[q].rank, m.recv_tag, m_now_comm, &m_requests.back()));
     } else {
       std::size_t segment = offset;
       const auto cells = static_cast<std::size_t>(m.recv_box.cells());
       for (std::size_t f = 0; f < m_bound; ++f) {
-        const auto length = static_cast<int>(cells * m_fields[f]->elem_bytes());
+        const auto length = static_cast<int>(cells * m_now[f]->elem_bytes());
         m_requests.emplace_back();
         m_expected.push_back(length);
         HCART_MPI_CHECK(MPI_Irecv(state.recv + segment, length, MPI_BYTE, peers[q].rank,
-                                  m.recv_tag + 27 * static_cast<int>(f + 1), m_comm,
+                                  m.recv_tag + 27 * static_cast<int>(f + 1), m_now_comm,
                                   &m_requests.back()));
-        segment += aligned(cells * m_fields[f]->elem_bytes());
+        segment += aligned(cells * m_now[f]->elem_bytes());
       }
     }
     offset += bytes;
@@ -480,23 +546,24 @@ void HaloExchanger::begin_phase(std::size_t p) {
     // Counted without the alignment padding, as the traffic model counts.
     for (std::size_t f = 0; f < m_bound; ++f) {
       m_counters.bytes[level] +=
-          m.recv_box.cells() * static_cast<std::int64_t>(m_fields[f]->elem_bytes());
+          m.recv_box.cells() * static_cast<std::int64_t>(m_now[f]->elem_bytes());
     }
     m_counters.messages[level] += copies;
     if (m.local) continue;
     if (aggregate) {
       m_requests.emplace_back();
       HCART_MPI_CHECK(MPI_Isend(state.send + offset, static_cast<int>(bytes), MPI_BYTE,
-                                peers[q].rank, m.send_tag, m_comm, &m_requests.back()));
+                                peers[q].rank, m.send_tag, m_now_comm, &m_requests.back()));
     } else {
       std::size_t segment = offset;
       const auto cells = static_cast<std::size_t>(m.send_box.cells());
       for (std::size_t f = 0; f < m_bound; ++f) {
         m_requests.emplace_back();
-        HCART_MPI_CHECK(MPI_Isend(
-            state.send + segment, static_cast<int>(cells * m_fields[f]->elem_bytes()), MPI_BYTE,
-            peers[q].rank, m.send_tag + 27 * static_cast<int>(f + 1), m_comm, &m_requests.back()));
-        segment += aligned(cells * m_fields[f]->elem_bytes());
+        HCART_MPI_CHECK(MPI_Isend(state.send + segment,
+                                  static_cast<int>(cells * m_now[f]->elem_bytes()), MPI_BYTE,
+                                  peers[q].rank, m.send_tag + 27 * static_cast<int>(f + 1),
+                                  m_now_comm, &m_requests.back()));
+        segment += aligned(cells * m_now[f]->elem_bytes());
       }
     }
     offset += static_cast<std::size_t>(bytes);
@@ -559,6 +626,68 @@ void HaloExchanger::complete_phase(std::size_t p) {
 void HaloExchanger::finish() {
   HCART_CHECK(m_in_flight,
               "hcart::HaloExchanger::finish: no exchange in flight; call start() first");
+  HCART_CHECK(m_flight == 0, "hcart::HaloExchanger::finish: the exchange in flight is a "
+                             "binding's; call its finish()");
+  complete_exchange();
+}
+
+void HaloBinding::start() {
+  HCART_CHECK(m_exchanger != nullptr, "hcart::HaloBinding::start: an empty binding (made by "
+                                      "HaloExchanger::bind, or moved from)");
+  m_exchanger->start_binding(*this);
+}
+
+void HaloBinding::finish() {
+  HCART_CHECK(m_exchanger != nullptr && m_exchanger->m_in_flight && m_exchanger->m_flight == m_id,
+              "hcart::HaloBinding::finish: this binding has no exchange in flight; call "
+              "start() first");
+  m_exchanger->complete_exchange();
+}
+
+HaloBinding::HaloBinding(HaloBinding&& other) noexcept
+    : m_exchanger(other.m_exchanger), m_fields(std::move(other.m_fields)), m_layers(other.m_layers),
+      m_id(other.m_id), m_comm(other.m_comm) {
+  other.m_exchanger = nullptr;
+  other.m_comm = MPI_COMM_NULL;
+}
+
+HaloBinding& HaloBinding::operator=(HaloBinding&& other) noexcept {
+  if (this != &other) {
+    release();
+    m_exchanger = other.m_exchanger;
+    m_fields = std::move(other.m_fields);
+    m_layers = other.m_layers;
+    m_id = other.m_id;
+    m_comm = other.m_comm;
+    other.m_exchanger = nullptr;
+    other.m_comm = MPI_COMM_NULL;
+  }
+  return *this;
+}
+
+HaloBinding::~HaloBinding() {
+  release();
+}
+
+// Completes an exchange of this binding still in flight (errors are lost: a destructor),
+// and frees the communicator.
+void HaloBinding::release() noexcept {
+  if (m_exchanger != nullptr && m_exchanger->m_in_flight && m_exchanger->m_flight == m_id) {
+    try {
+      m_exchanger->complete_exchange();
+    } catch (...) {
+    }
+  }
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized && m_comm != MPI_COMM_NULL) MPI_Comm_free(&m_comm);
+  m_comm = MPI_COMM_NULL;
+  m_exchanger = nullptr;
+  m_fields.clear();
+}
+
+// The rest of the exchange in flight: the first phase's messages, then the other phases.
+void HaloExchanger::complete_exchange() {
   if (m_abandoned) {
     m_abandoned = false;
     m_in_flight = false;

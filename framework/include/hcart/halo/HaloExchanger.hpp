@@ -8,6 +8,9 @@
 //   /* ... cells that need no halo are updated */
 //   halo.finish();
 //
+//   hcart::HaloBinding uv = halo.bind(u, v);   // checked once, on every rank ...
+//   for (...) uv.exchange();                    // ... then exchanged without a collective
+//
 // The geometry is a HaloPlan (hcart/halo/HaloPlan.hpp): Faces mode sends the 6 faces;
 // Full mode fills edges and corners too, in 3 ordered phases or with 26 concurrent
 // messages (HaloOptions). A width (HaloOptions::width for every call, or HaloWidth for one)
@@ -37,10 +40,13 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <typeinfo>
 #include <vector>
 
 namespace hcart {
+
+class HaloExchanger;
 
 /// \brief The halo layers one exchange fills next to the owned cells, in each direction:
 /// `layers` (at least 1; capped at the grid's halo width in each direction), or 0 for the
@@ -105,6 +111,54 @@ struct HaloTimes {
   }
 };
 
+/// \brief Fields bound to an exchanger once, for repeated exchanges (HaloExchanger::bind).
+///
+/// Binding checks, collectively and once, what the per-call exchange checks every time:
+/// every field fits the grid, and every rank bound the same number and types of fields and
+/// the same width. The binding then holds those views (their allocations and extents cannot
+/// change), so its exchanges need no check at all: no collective, only the halo messages.
+/// What it asks in return, as an MPI collective does: every rank exchanges the same binding
+/// at the same point of the program. (Each binding has its own communicator: ranks that
+/// exchange different bindings wait for each other, they never read each other's messages.)
+/// A code that swaps fields (u and u_new) binds each arrangement once. A binding must not
+/// outlive its exchanger; it can be moved, not copied.
+class HaloBinding {
+public:
+  HaloBinding() = default; ///< binds nothing; exchange() throws
+  HaloBinding(HaloBinding&& other) noexcept;
+  HaloBinding& operator=(HaloBinding&& other) noexcept;
+  HaloBinding(const HaloBinding&) = delete;
+  HaloBinding& operator=(const HaloBinding&) = delete;
+  /// \brief Completes an exchange still in flight; frees the communicator.
+  ~HaloBinding();
+
+  /// \brief Fills the halos of the bound fields (blocking).
+  /// \throws hcart::Error for an empty binding, another exchange of the exchanger in flight,
+  /// or an MPI failure.
+  void exchange() {
+    start();
+    finish();
+  }
+  /// \brief Starts the exchange (see HaloExchanger::start).
+  void start();
+  /// \brief Completes the exchange start() began.
+  void finish();
+  /// \brief The number of bound fields (0 for an empty binding).
+  std::size_t size() const noexcept { return m_fields.size(); }
+  /// \brief The width asked for at bind() (HaloWidth::layers; 0: the whole halo).
+  int layers() const noexcept { return m_layers; }
+
+private:
+  friend class HaloExchanger;
+  void release() noexcept;
+
+  HaloExchanger* m_exchanger = nullptr;
+  std::vector<std::unique_ptr<impl::BoundField>> m_fields;
+  int m_layers = 0;
+  long m_id = 0; // the exchanger's number for it (1, 2, ...): which exchange is in flight
+  MPI_Comm m_comm = MPI_COMM_NULL;
+};
+
 class HaloExchanger {
 public:
   /// \brief Prepares the messages for `grid` (which must outlive the exchanger).
@@ -154,6 +208,27 @@ public:
   /// \brief Waits for the messages of start() and unpacks them (and runs the remaining
   /// phases of a three-phase Full exchange).
   void finish();
+
+  /// \brief Binds `fields` for repeated exchanges without a per-exchange check
+  /// (HaloBinding), HaloOptions::width layers deep. Collective: every rank calls it.
+  /// \throws hcart::InputError on every rank when a field's extents differ from the grid's
+  /// on any rank, or the ranks pass different numbers or types of fields.
+  template <class... T>
+  HaloBinding bind(const Field<T>&... fields) {
+    return bind(HaloWidth{m_options.width}, fields...);
+  }
+  /// \brief bind() for `width` layers (also an InputError on every rank for a width that
+  /// is not possible or differs between ranks).
+  template <class... T>
+  HaloBinding bind(HaloWidth width, const Field<T>&... fields) {
+    static_assert(sizeof...(T) >= 1, "hcart::HaloExchanger::bind: pass at least one field");
+    static_assert((std::is_arithmetic<T>::value && ...),
+                  "hcart::HaloExchanger: arithmetic fields only");
+    HaloBinding binding;
+    (binding.m_fields.push_back(std::make_unique<impl::BoundFieldOf<T>>(fields)), ...);
+    make_binding(binding, width);
+    return binding;
+  }
   /// \brief True between start() and finish().
   bool in_flight() const noexcept { return m_in_flight; }
 
@@ -178,6 +253,7 @@ public:
   void set_loop_pattern(LoopPattern pattern);
 
 private:
+  friend class HaloBinding;
   struct Peer {
     int rank = MPI_PROC_NULL;
     int level = 0;
@@ -199,7 +275,13 @@ private:
     }
   }
   WidthPlan& plan_of(int layers);
+  void make_binding(HaloBinding& binding, HaloWidth width);
+  void start_binding(const HaloBinding& binding);
+  void finish_binding(const HaloBinding& binding);
+  long long local_check();
   void start_bound();
+  void post_first_phase();
+  void complete_exchange();
   void check_fields();
   void judge_check();
   void abandon_exchange();
@@ -214,12 +296,16 @@ private:
   HaloMode m_mode;
   HaloOptions m_options;
   int m_full_layers = 0; // the deepest halo of the grid: a plan of this width is its whole
-  std::vector<std::unique_ptr<WidthPlan>> m_plans; // by layers, made at first use
-  WidthPlan* m_default = nullptr;                  // HaloOptions::width's
-  WidthPlan* m_current = nullptr;                  // the width of the exchange now
-  std::vector<std::unique_ptr<impl::BoundField>> m_fields;
-  std::size_t m_bound = 0;
-  const Copies* m_active = nullptr; // the copy lists of the width and fields bound now
+  std::vector<std::unique_ptr<WidthPlan>> m_plans;         // by layers, made at first use
+  WidthPlan* m_default = nullptr;                          // HaloOptions::width's
+  WidthPlan* m_current = nullptr;                          // the width of the exchange now
+  std::vector<std::unique_ptr<impl::BoundField>> m_fields; // start()'s, reused call to call
+  std::vector<impl::BoundField*> m_now; // the fields of the exchange now (start's or a binding's)
+  std::size_t m_bound = 0;              // m_now.size()
+  MPI_Comm m_now_comm = MPI_COMM_NULL;  // its communicator: m_comm, or the binding's
+  long m_flight = 0;                    // the binding in flight (its m_id), 0 for start()'s
+  long m_bindings = 0;                  // bindings made
+  const Copies* m_active = nullptr;     // the copy lists of the width and fields bound now
   std::vector<std::unique_ptr<PhaseState>> m_states;
   impl::FieldRefs m_refs;
   LoopPattern m_pattern = default_loop_pattern;
