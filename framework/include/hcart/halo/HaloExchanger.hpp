@@ -95,7 +95,7 @@ struct HaloCounters {
 /// \brief Time spent in the parts of the exchanges since construction, in seconds. Each
 /// part ends with a fence of the execution space, so device times are real.
 struct HaloTimes {
-  double check = 0.0;  ///< posting and reading the fields' collective check (HaloOptions)
+  double check = 0.0;  ///< the fields' collective check (HaloOptions; bind()'s too)
   double pack = 0.0;   ///< packing kernel (with the local copies of periodic self-neighbours)
   double post = 0.0;   ///< posting receives and sends
   double wait = 0.0;   ///< waiting for messages
