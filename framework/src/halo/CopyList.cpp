@@ -9,10 +9,10 @@ namespace {
 // The host pattern, only where kernels run on the host (a template, so that a device build
 // never instantiates the host-only functor).
 template <class Space>
-void run_rows(const Space& space, const char* label, std::int64_t rows, int threads,
-              const CopyRows& copy) {
+void run_rows(const Space& space, const char* label, int threads, const CopyRows& copy) {
   if constexpr (runs_on_host<Space>) {
-    Kokkos::parallel_for(label, range_policy(space, std::int64_t(0), rows, threads), copy);
+    const std::int64_t tasks = (copy.rows + CopyRows::kRowsPerTask - 1) / CopyRows::kRowsPerTask;
+    Kokkos::parallel_for(label, range_policy(space, std::int64_t(0), tasks, threads), copy);
   } else {
     throw Error(std::string("hcart::HaloExchanger: the host row pattern of '") + label +
                 "' cannot run on the " + Space::name() + " execution space");
@@ -42,7 +42,7 @@ void CopyList::run(const ExecutionSpace& space, const char* label, LoopPattern p
                    const FieldRefs& fields, unsigned char* buffer) const {
   if (m_cells == 0) return;
   if (pattern == LoopPattern::HostRows) {
-    run_rows(space, label, m_rows, m_threads, CopyRows{m_by_row, fields, buffer});
+    run_rows(space, label, m_threads, CopyRows{m_by_row, fields, buffer, m_rows});
   } else {
     // The functor carries the FieldRefs (2 KiB): Kokkos' CUDA backend would pass it through
     // constant memory, each launch waiting for the last one's to be free (a host-side

@@ -326,7 +326,30 @@ void HaloExchanger::build_copies() {
   for (const HaloPlan::Phase& phase : m_current->plan.phases) {
     std::vector<impl::CopyItem> pack, unpack;
     std::size_t offset = 0;
-    for (const HaloPlan::Message& m : phase.messages) {
+    // A periodic direction with one rank: the messages towards o and -o are both local
+    // copies of boxes of one shape. They go as one item (LocalPair), both sides of a row in
+    // one pass, as a hand-written periodic copy does: the rows of a face across k are one
+    // element each, and two passes read every cache line of the face twice.
+    const std::size_t count = phase.messages.size();
+    std::vector<std::size_t> partner(count, count);
+    for (std::size_t q = 0; q < count; ++q) {
+      const HaloPlan::Message& a = phase.messages[q];
+      for (std::size_t r = q + 1; r < count && a.local && partner[q] == count; ++r) {
+        const HaloPlan::Message& b = phase.messages[r];
+        bool opposite = b.local && partner[r] == count;
+        for (int d = 0; d < 3; ++d) {
+          opposite = opposite && b.offset[d] == -a.offset[d] &&
+                     b.send_box.extent(d) == a.send_box.extent(d);
+        }
+        if (opposite) {
+          partner[q] = r;
+          partner[r] = q;
+        }
+      }
+    }
+    for (std::size_t q = 0; q < count; ++q) {
+      const HaloPlan::Message& m = phase.messages[q];
+      if (m.local && partner[q] < q) continue; // went with its partner
       for (std::size_t f = 0; f < m_bound; ++f) {
         impl::CopyItem item;
         item.field = static_cast<int>(f);
@@ -335,6 +358,14 @@ void HaloExchanger::build_copies() {
           item.box = m.send_box;
           for (int d = 0; d < 3; ++d)
             item.shift[d] = m.recv_box.lo[d] - m.send_box.lo[d];
+          if (partner[q] < count) {
+            const HaloPlan::Message& other = phase.messages[partner[q]];
+            item.kind = impl::CopyKind::LocalPair;
+            for (int d = 0; d < 3; ++d) {
+              item.lo2[d] = other.send_box.lo[d];
+              item.shift2[d] = other.recv_box.lo[d] - other.send_box.lo[d];
+            }
+          }
           pack.push_back(item);
           continue;
         }
