@@ -24,6 +24,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -43,6 +44,20 @@ struct JacobiOnViews {
   hcart::Field<double> u, v;
   Stencil s;
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    v(i, j, k) = hcart::jacobi::update(u(i - 1, j, k), u(i + 1, j, k), u(i, j - 1, k),
+                                       u(i, j + 1, k), u(i, j, k - 1), u(i, j, k + 1), 0.0, s);
+  }
+};
+
+// The same on views, with 64-bit indices: Kokkos stores the extents of a view with three
+// run-time extents as 32-bit unsigned and computes k + N2 * j in that type, which may wrap, so
+// the compiler cannot prove that a row's addresses step by one element and does not
+// vectorise; 64-bit indices make the arithmetic 64-bit (docs/benchmarks.md, "Users'
+// kernels").
+struct JacobiOnViews64 {
+  hcart::Field<double> u, v;
+  Stencil s;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, std::int64_t j, std::int64_t k) const {
     v(i, j, k) = hcart::jacobi::update(u(i - 1, j, k), u(i + 1, j, k), u(i, j - 1, k),
                                        u(i, j + 1, k), u(i, j, k - 1), u(i, j, k + 1), 0.0, s);
   }
@@ -205,6 +220,10 @@ int main(int argc, char* argv[]) {
                      }});
     seven.push_back({"user: for_each_cell, Field views", [&] {
                        hcart::for_each_cell("user_views", owned, JacobiOnViews{u, v, s});
+                       hcart::fence("user");
+                     }});
+    seven.push_back({"user: for_each_cell, Field views, int64 i,j,k", [&] {
+                       hcart::for_each_cell("user_views64", owned, JacobiOnViews64{u, v, s});
                        hcart::fence("user");
                      }});
     seven.push_back({"user: for_each_cell, FieldAccessor", [&] {

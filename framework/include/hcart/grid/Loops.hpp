@@ -128,9 +128,19 @@ inline const bool host_has_avx2 = [] {
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx2") != 0;
 }();
+// Both clones are flattened: every call inside them is inlined, the user's functor and what
+// it calls included. Without that, GCC's inliner weighs the row's local copy of the functor
+// against its stack-frame limit (--param large-stack-frame-growth): a functor of a few dozen
+// fields (an LBM's distributions) made the AVX2 clone call the baseline row out of line,
+// so the kernel ran scalar whatever the CPU.
 template <class Functor, class... Value>
-__attribute__((target("avx2"))) void row_avx2(const Functor& functor, int i, int j, int k0, int k1,
-                                              Value&... value) {
+__attribute__((target("avx2"), flatten)) void row_avx2(const Functor& functor, int i, int j, int k0,
+                                                       int k1, Value&... value) {
+  row(functor, i, j, k0, k1, value...);
+}
+template <class Functor, class... Value>
+__attribute__((flatten)) void row_baseline(const Functor& functor, int i, int j, int k0, int k1,
+                                           Value&... value) {
   row(functor, i, j, k0, k1, value...);
 }
 #endif
@@ -145,10 +155,12 @@ struct EachRow {
 #ifdef HCART_ROWS_AVX2
     if (host_has_avx2) {
       row_avx2(f, i, j, k0, k1);
-      return;
+    } else {
+      row_baseline(f, i, j, k0, k1);
     }
-#endif
+#else
     row(f, i, j, k0, k1);
+#endif
   }
 };
 
@@ -163,10 +175,12 @@ struct ReduceRow {
 #ifdef HCART_ROWS_AVX2
     if (host_has_avx2) {
       row_avx2(f, i, j, k0, k1, value);
-      return;
+    } else {
+      row_baseline(f, i, j, k0, k1, value);
     }
-#endif
+#else
     row(f, i, j, k0, k1, value);
+#endif
   }
 };
 
