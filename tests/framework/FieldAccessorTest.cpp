@@ -1,6 +1,6 @@
 // hcart::FieldAccessor: the same cells as the view it comes from, in both layouts, by
 // (i, j, k) and by linear offsets stepped with the strides; read-only conversion; in a
-// kernel on every backend.
+// kernel on every backend; the same for fields with components (ComponentAccessor).
 #include <hcart/grid/Field.hpp>
 #include <hcart/grid/FieldAccessor.hpp>
 #include <hcart/grid/Loops.hpp>
@@ -68,5 +68,64 @@ TEST(FieldAccessor, InAKernel) {
     for (int j = 0; j < 7; ++j)
       for (int k = 0; k < 7; ++k)
         wrong += hw(i, j, k) != hu(i - 1, j, k) + hu(i, j, k + 1);
+  EXPECT_EQ(wrong, 0);
+}
+
+// A field with components: the accessor's (c, i, j, k), (c, offset) and component(c) are the
+// view's cells, and component(f, c) is a Field of the same memory.
+TEST(ComponentAccessor, TheViewsCells) {
+  Kokkos::View<double****, Kokkos::LayoutRight, Kokkos::HostSpace> f("f", 3, 4, 5, 6);
+  const hcart::ComponentAccessor<double> a(f);
+  EXPECT_EQ(a.components(), 3);
+  EXPECT_EQ(a.component_stride(), 4 * 5 * 6);
+  EXPECT_EQ(a.stride(2), 1);
+  long wrong = 0;
+  for (int c = 0; c < 3; ++c) {
+    const hcart::FieldAccessor<double> one = a.component(c);
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 5; ++j)
+        for (int k = 0; k < 6; ++k) {
+          wrong += &a(c, i, j, k) != &f(c, i, j, k);
+          wrong += &a(c, a.offset(i, j, k)) != &f(c, i, j, k);
+          wrong += &one(i, j, k) != &f(c, i, j, k);
+          if (i + 1 < 4) wrong += &a(c, a.offset(i, j, k) + a.stride(0)) != &f(c, i + 1, j, k);
+        }
+  }
+  EXPECT_EQ(wrong, 0);
+  const hcart::ComponentAccessor<const double> read_only = a;
+  EXPECT_EQ(read_only.data(), f.data());
+}
+
+namespace {
+// w(i, j, k) = the sum of u's components at (i, j, k - 1), through a component accessor.
+struct SumComponents {
+  hcart::ComponentAccessor<const double> u;
+  hcart::FieldAccessor<double> w;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    const std::int64_t cell = u.offset(i, j, k) - u.stride(2);
+    double sum = 0.0;
+    for (int c = 0; c < u.components(); ++c)
+      sum += u(c, cell);
+    w(i, j, k) = sum;
+  }
+};
+} // namespace
+
+TEST(ComponentAccessor, InAKernel) {
+  const hcart::ComponentField<double> u("u", 4, 6, 7, 8);
+  const hcart::Field<double> w("w", 6, 7, 8);
+  for (int c = 0; c < 4; ++c) {
+    const hcart::Field<double> uc = hcart::component(u, c);
+    EXPECT_EQ(uc.data(), u.data() + c * u.stride(0));
+    hcart::for_each_cell("fill", hcart::make_box({0, 0, 0}, {6, 7, 8}), Fill{uc});
+  }
+  hcart::for_each_cell("sum", hcart::make_box({0, 0, 1}, {6, 7, 8}),
+                       SumComponents{hcart::accessor(u), hcart::accessor(w)});
+  const auto hw = hcart::host_copy(w);
+  long wrong = 0;
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 7; ++j)
+      for (int k = 1; k < 8; ++k)
+        wrong += hw(i, j, k) != 4 * (10000.0 * i + 100.0 * j + (k - 1));
   EXPECT_EQ(wrong, 0);
 }

@@ -79,3 +79,33 @@ TEST(FieldChecks, OneBadValueOnOneRankIsSeenByAll) {
               "values that are NaN or infinite");
   }
 }
+
+// A field with components: bad values in two components of one rank are counted on all;
+// one of other extents on one rank is an error on every rank.
+TEST(FieldChecks, FieldsWithComponents) {
+  hcart::GridSpec spec;
+  spec.global_size = {12, 10, 8};
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, spec);
+  const hcart::Grid grid(decomp);
+  const auto f = grid.make_components<double>("f", 4);
+  EXPECT_EQ(hcart::count_non_finite(grid, f), 0);
+  if (world_rank() == world_size() - 1) {
+    auto host = hcart::host_copy(f);
+    const auto h = grid.halo_width();
+    host(1, h[0], h[1], h[2]) = std::nan("");
+    host(3, h[0], h[1], h[2] + 1) = -std::numeric_limits<double>::infinity();
+    host(2, 0, 0, 0) = std::nan(""); // halo
+    Kokkos::deep_copy(f, host);
+  }
+  EXPECT_EQ(hcart::count_non_finite(grid, f), 2);
+  const auto e = grid.extent();
+  const bool last = world_rank() == world_size() - 1;
+  const hcart::ComponentField<double> small("small", 4, e[0], e[1], e[2] - (last ? 1 : 0));
+  try {
+    (void)hcart::count_non_finite(grid, small);
+    ADD_FAILURE() << "no error";
+  } catch (const hcart::InputError& error) {
+    EXPECT_TRUE(error.collective());
+    EXPECT_NE(std::string(error.what()).find("field 'small'"), std::string::npos) << error.what();
+  }
+}

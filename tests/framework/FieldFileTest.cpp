@@ -270,3 +270,88 @@ TEST(FieldFile, ManyFieldsOnTwoCutDirectionsRoundTripExactly) {
   }
   EXPECT_EQ(wrong, 0);
 }
+
+// A field with components: one dataset (components x mesh), written by N ranks and read by M
+// ranks into a field with as many components, read whole component by component; read into
+// a field without components or with another number of them: refused on every rank.
+TEST(FieldFile, FieldsWithComponentsRoundTripOnAnyRanks) {
+  const int P = world_size();
+  constexpr int kComponents = 3;
+  auto value = [](int c, std::int64_t x, std::int64_t y, std::int64_t z) {
+    return 1e9 * c + value_at(x, y, z);
+  };
+  for (int n = 1; n <= P; ++n) {
+    const std::string path = scratch("components" + std::to_string(n) + ".h5");
+    if (MPI_Comm comm = first_ranks(n); comm != MPI_COMM_NULL) {
+      const Decomposition decomp(comm, spec());
+      const Grid grid(decomp);
+      auto f = grid.make_components<double>("f", kComponents);
+      auto u = grid.make_field<double>("u");
+      auto host = hcart::host_mirror(f);
+      for (int c = 0; c < kComponents; ++c)
+        for (int i = 0; i < grid.extent()[0]; ++i)
+          for (int j = 0; j < grid.extent()[1]; ++j)
+            for (int k = 0; k < grid.extent()[2]; ++k)
+              host(c, i, j, k) = value(c, grid.global_index(0, i), grid.global_index(1, j),
+                                       grid.global_index(2, k));
+      Kokkos::deep_copy(f, host);
+      write_fields(path, grid, {{"f", f}, {"u", u}}, {});
+      MPI_Comm_free(&comm);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (int m = 1; m <= P; ++m) {
+      MPI_Comm comm = first_ranks(m);
+      if (comm == MPI_COMM_NULL) continue;
+      DecompositionOptions options;
+      options.strategy = strategies[(n + m) % 3];
+      const Decomposition decomp(comm, spec(), options);
+      const Grid grid(decomp);
+      const FileContents contents = inspect_fields(comm, path);
+      EXPECT_EQ(contents.fields, (std::vector<std::string>{"f", "u"}));
+      EXPECT_EQ(contents.components, (std::vector<int>{kComponents, 0}));
+      auto f = grid.make_components<double>("f", kComponents);
+      Kokkos::deep_copy(f, -1.0);
+      read_field(path, grid, "f", f);
+      const auto host = hcart::host_copy(f);
+      long wrong = 0;
+      for (int c = 0; c < kComponents; ++c)
+        for (int i = 0; i < grid.extent()[0]; ++i)
+          for (int j = 0; j < grid.extent()[1]; ++j)
+            for (int k = 0; k < grid.extent()[2]; ++k) {
+              const double expected =
+                  grid.is_owned(i, j, k) ? value(c, grid.global_index(0, i),
+                                                 grid.global_index(1, j), grid.global_index(2, k))
+                                         : -1.0;
+              wrong += host(c, i, j, k) != expected;
+            }
+      EXPECT_EQ(wrong, 0) << "written by " << n << " ranks, read by " << m;
+      // Wrong kinds of field to read into: an error on every rank.
+      auto plain = grid.make_field<double>("plain");
+      try {
+        read_field(path, grid, "f", plain);
+        ADD_FAILURE() << "a field with components read into a Field";
+      } catch (const InputError& e) {
+        EXPECT_TRUE(e.collective());
+        EXPECT_NE(std::string(e.what()).find("has 3 components"), std::string::npos) << e.what();
+      }
+      auto two = grid.make_components<double>("two", 2);
+      EXPECT_THROW(read_field(path, grid, "f", two), InputError);
+      EXPECT_THROW(read_field(path, grid, "u", two), InputError);
+      MPI_Comm_free(&comm);
+    }
+    if (world_rank() == 0) {
+      const std::vector<double> whole = read_whole_field(path, "f");
+      const auto g = spec().global_size;
+      ASSERT_EQ(whole.size(), static_cast<std::size_t>(kComponents * g[0] * g[1] * g[2]));
+      long wrong = 0;
+      std::size_t at = 0;
+      for (int c = 0; c < kComponents; ++c)
+        for (std::int64_t x = 0; x < g[0]; ++x)
+          for (std::int64_t y = 0; y < g[1]; ++y)
+            for (std::int64_t z = 0; z < g[2]; ++z)
+              wrong += whole[at++] != value(c, x, y, z);
+      EXPECT_EQ(wrong, 0);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+}

@@ -44,6 +44,22 @@ TEST(Grid, AllocatesTheHaloItIsGiven) {
   const auto u = deep.make_field<float>("u");
   EXPECT_EQ(static_cast<int>(u.extent(0)), deep.extent()[0]);
   EXPECT_EQ(static_cast<int>(u.extent(2)), deep.extent()[2]);
+  // A field with components: each component of the grid's extents; the contract names the
+  // components; fewer than one is refused.
+  const auto f = deep.make_components<double>("f", 3);
+  EXPECT_EQ(f.extent(0), 3u);
+  for (int d = 0; d < 3; ++d)
+    EXPECT_EQ(static_cast<int>(f.extent(d + 1)), deep.extent()[d]);
+  EXPECT_TRUE(deep.fits(f));
+  EXPECT_FALSE(reach.fits(f) && reach.extent() != deep.extent());
+  try {
+    reach.require_fits(f, "test");
+    EXPECT_EQ(reach.extent(), deep.extent());
+  } catch (const hcart::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("(3 components), expected the grid's"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(deep.make_components<double>("none", 0), hcart::InputError);
 }
 
 // The blocks tile the mesh: owned sizes add up per direction, offsets follow each other,

@@ -260,3 +260,51 @@ TEST(HaloExchanger, ABadBindingOnOneRankIsAnErrorOnEveryRank) {
   EXPECT_FALSE(halo.in_flight());
   EXPECT_NO_THROW(moved.exchange());
 }
+
+// Fields with components: one rank with another number of components, or a list of another
+// length, is an error on every rank; more than kMaxHaloFields values a cell too.
+TEST(HaloExchanger, ComponentsAndListsThatDifferAreAnErrorOnEveryRank) {
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, cube(12, true));
+  const hcart::Grid grid(decomp);
+  hcart::HaloExchanger halo(grid, hcart::HaloMode::Full);
+  const auto f5 = grid.make_components<double>("f", 5);
+  const auto f4 = grid.make_components<double>("f", 4);
+  const std::vector<hcart::Field<double>> two{grid.make_field<double>("a"),
+                                              grid.make_field<double>("b")};
+  const std::vector<hcart::Field<double>> one{two[0]};
+  halo.exchange(f5, two);
+  const bool odd = world_rank() == hcart::test::world_size() - 1;
+  if (hcart::test::world_size() > 1) {
+    for (int bad = 0; bad < 2; ++bad) {
+      try {
+        if (bad == 0) halo.exchange(odd ? f4 : f5, two);
+        if (bad == 1) halo.exchange(f5, odd ? one : two);
+        ADD_FAILURE() << "case " << bad << ": expected an error";
+      } catch (const hcart::InputError& e) {
+        EXPECT_TRUE(e.collective());
+        EXPECT_NE(std::string(e.what()).find("passed different fields"), std::string::npos)
+            << e.what();
+      }
+      EXPECT_FALSE(halo.in_flight());
+    }
+  }
+  const auto wide = grid.make_components<double>("wide", 60);
+  try {
+    halo.exchange(wide, f5);
+    ADD_FAILURE() << "expected an error for 65 values a cell";
+  } catch (const hcart::InputError& e) {
+    EXPECT_TRUE(e.collective());
+    EXPECT_NE(std::string(e.what()).find("65 values per cell"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(halo.bind(wide, f5), hcart::InputError);
+  EXPECT_NO_THROW(halo.exchange(f5, two));
+  // A component field of other extents on one rank.
+  const auto small = hcart::ComponentField<double>("f", 5, 4, 4, 4);
+  try {
+    halo.exchange(odd ? small : f5);
+    ADD_FAILURE() << "expected an error for a component field of other extents";
+  } catch (const hcart::InputError& e) {
+    EXPECT_TRUE(e.collective());
+    EXPECT_NE(std::string(e.what()).find("(5 components)"), std::string::npos) << e.what();
+  }
+}

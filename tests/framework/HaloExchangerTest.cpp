@@ -496,3 +496,61 @@ TEST(HaloExchanger, AggregatedAndPerFieldMessagesAgree) {
   hcart::reduce_cells("differ", grid.with_halo_box(), CountDifferences{u1, u2, w1, w2}, differ);
   EXPECT_EQ(differ, 0);
 }
+
+// Fields with components and lists of run-time length: every component's halo is filled as
+// a field's would be, in one message per neighbour for all (or one per value), per call and
+// bound, in both modes; the counters count every component.
+TEST(HaloExchanger, ComponentFieldsAndListsFillEveryHaloCell) {
+  hcart::GridSpec spec;
+  spec.global_size = {18, 14, 11};
+  spec.halo_width = {2, 1, 2};
+  spec.periodic = {true, false, true};
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, spec);
+  const hcart::Grid grid(decomp);
+  for (auto mode : {hcart::HaloMode::Faces, hcart::HaloMode::Full}) {
+    for (bool aggregate : {true, false}) {
+      for (bool bound : {false, true}) {
+        hcart::HaloOptions options;
+        options.aggregate_fields = aggregate;
+        hcart::HaloExchanger halo(grid, mode, options), single(grid, mode, options);
+        auto f = grid.make_components<double>("f", 5);
+        auto w = grid.make_field<float>("w");
+        std::vector<hcart::Field<int>> list{grid.make_field<int>("l0"),
+                                            grid.make_field<int>("l1")};
+        for (int c = 0; c < 5; ++c) {
+          hcart::Field<double> fc = hcart::component(f, c);
+          fill(grid, fc, c);
+        }
+        fill(grid, w, 5);
+        fill(grid, list[0], 6);
+        fill(grid, list[1], 7);
+        if (bound) {
+          hcart::HaloBinding binding = halo.bind(f, w, list);
+          EXPECT_EQ(binding.size(), 4u);
+          binding.exchange();
+        } else {
+          halo.exchange(f, w, list);
+        }
+        const std::string what = std::string(mode == hcart::HaloMode::Full ? "Full" : "Faces") +
+                                 (aggregate ? ", one message" : ", a message per value") +
+                                 (bound ? ", bound" : ", per call");
+        long wrong = 0;
+        for (int c = 0; c < 5; ++c)
+          wrong += check(grid, hcart::component(f, c), c, mode, grid.halo_width());
+        wrong += check(grid, w, 5, mode, grid.halo_width());
+        wrong += check(grid, list[0], 6, mode, grid.halo_width());
+        wrong += check(grid, list[1], 7, mode, grid.halo_width());
+        EXPECT_EQ(wrong, 0) << what;
+        // Against one float field's exchange: 8 values a cell, 52 bytes for its 4.
+        auto lone = grid.make_field<float>("lone");
+        single.exchange(lone);
+        const auto& all = halo.counters();
+        const auto& one = single.counters();
+        for (std::size_t l = 0; l < all.bytes.size(); ++l) {
+          EXPECT_EQ(all.bytes[l] * 4, one.bytes[l] * (5 * 8 + 4 + 2 * 4)) << what;
+          EXPECT_EQ(all.messages[l], one.messages[l] * (aggregate ? 1 : 8)) << what;
+        }
+      }
+    }
+  }
+}

@@ -5,7 +5,8 @@
 //
 // For every field the two files share (or the ones named), cell by cell in global index
 // order: bitwise equal or not, the largest absolute difference |a - b| and where, the
-// largest relative difference |a - b| / max(|a|, |b|) and where. Two fields match, by
+// largest relative difference |a - b| / max(|a|, |b|) and where (a field with components:
+// every value of every component, and the component with the cell). Two fields match, by
 // default, when every cell's values are within max(T, R * max(|a|, |b|)) (T = R = 0: equal
 // values, so -0 matches +0; a NaN matches only the same NaN); with --bitwise, when every
 // cell has the same bits (-0 and +0 differ). The verdict says which was checked. The metadata
@@ -41,11 +42,23 @@ using namespace hcart;
 using apps::compare_field;
 using apps::FieldDifference;
 
-std::string where(std::int64_t flat, const std::array<std::int64_t, 3>& mesh) {
+// The cell (i, j, k) of a flat global index, and its component where the field has some
+// ("c3 (i, j, k)").
+std::string where(std::int64_t flat, const std::array<std::int64_t, 3>& mesh, int components) {
   if (flat < 0) return "-";
   const std::int64_t k = flat % mesh[2], j = (flat / mesh[2]) % mesh[1],
-                     i = flat / (mesh[2] * mesh[1]);
-  return "(" + std::to_string(i) + ", " + std::to_string(j) + ", " + std::to_string(k) + ")";
+                     i = (flat / (mesh[2] * mesh[1])) % mesh[0],
+                     c = flat / (mesh[2] * mesh[1] * mesh[0]);
+  return (components > 0 ? "c" + std::to_string(c) + " " : std::string()) + "(" +
+         std::to_string(i) + ", " + std::to_string(j) + ", " + std::to_string(k) + ")";
+}
+
+// A field's components in a file's contents (0: none).
+int components_of(const FileContents& file, const std::string& name) {
+  const auto found = std::find(file.fields.begin(), file.fields.end(), name);
+  return found == file.fields.end()
+             ? 0
+             : file.components[static_cast<std::size_t>(found - file.fields.begin())];
 }
 
 std::string number(double x) {
@@ -151,13 +164,21 @@ int compare(int argc, char** argv, Environment& env) {
       {"field", "cells", "bitwise", "max |a-b|", "at", "max relative", "at", "beyond tolerance"});
   int equal = 0;
   for (const auto& name : names) {
+    const int components = components_of(a, name);
+    if (components != components_of(b, name)) {
+      std::cout << "field '" << name << "': " << components << " | " << components_of(b, name)
+                << " components: cannot be compared\n";
+      same = false;
+      continue;
+    }
     const FieldDifference d = compare_field(name, read_whole_field(first, name),
                                             read_whole_field(second, name), tolerance, relative);
     same = same && (bitwise ? d.differing_bits == 0 : d.beyond_tolerance == 0);
     equal += d.differing_bits == 0;
     table.add_row({name, std::to_string(d.cells), d.differing_bits == 0 ? "equal" : "differ",
-                   number(d.max_absolute), where(d.at_absolute, a.mesh), number(d.max_relative),
-                   where(d.at_relative, a.mesh), std::to_string(d.beyond_tolerance)});
+                   number(d.max_absolute), where(d.at_absolute, a.mesh, components),
+                   number(d.max_relative), where(d.at_relative, a.mesh, components),
+                   std::to_string(d.beyond_tolerance)});
   }
   table.print(std::cout);
   const std::vector<std::string> meta = metadata_differences(a, b);

@@ -82,6 +82,7 @@ HaloExchanger::HaloExchanger(const Grid& grid, HaloMode mode, const HaloOptions&
   });
   agree_on_errors(grid.decomposition().comm(), [&] { m_default = &plan_of(options.width); });
   m_now.reserve(static_cast<std::size_t>(impl::kMaxHaloFields));
+  m_slot_bytes.reserve(static_cast<std::size_t>(impl::kMaxHaloFields));
   // Its own communicator: its messages, tags and checks never meet the program's or
   // another exchanger's (a probe of a failed exchange takes only its own messages).
   HCART_MPI_CHECK(MPI_Comm_dup(grid.decomposition().comm(), &m_comm));
@@ -173,8 +174,6 @@ void HaloExchanger::begin_binding(std::size_t count, HaloWidth width) {
   }
   if (plan != m_current) m_active = nullptr; // another width: its own copy lists
   m_current = plan;
-  HCART_REQUIRE(count <= static_cast<std::size_t>(impl::kMaxHaloFields),
-                "hcart::HaloExchanger: " << count << " fields, at most " << impl::kMaxHaloFields);
   if (m_fields.size() < count) {
     m_fields.resize(count);
     ++m_allocations;
@@ -182,11 +181,27 @@ void HaloExchanger::begin_binding(std::size_t count, HaloWidth width) {
   m_bound = count;
 }
 
+// The values of a cell the exchange moves, one per field or component: the packer's slots.
+void HaloExchanger::collect_slots() {
+  m_slot_bytes.clear();
+  for (std::size_t f = 0; f < m_bound; ++f) {
+    for (int c = 0; c < m_now[f]->components(); ++c)
+      m_slot_bytes.push_back(m_now[f]->elem_bytes());
+  }
+}
+
 // This rank's side of the check of the fields in m_now, m_layers deep: its problem
 // (m_problem: the width's, or the first field that does not fit the grid) and the values to
 // reduce (m_check). Returns the signature.
 long long HaloExchanger::local_check() {
+  collect_slots();
   m_problem = m_width_problem;
+  if (m_problem.empty() && m_slot_bytes.size() > static_cast<std::size_t>(impl::kMaxHaloFields)) {
+    m_problem = "hcart::HaloExchanger: " + std::to_string(m_slot_bytes.size()) +
+                " values per cell (fields, and the components of fields with components), at "
+                "most " +
+                std::to_string(impl::kMaxHaloFields);
+  }
   for (std::size_t f = 0; f < m_bound && m_problem.empty(); ++f) {
     try {
       m_now[f]->require_fits(*m_grid, "hcart::HaloExchanger");
@@ -201,6 +216,7 @@ long long HaloExchanger::local_check() {
   for (std::size_t f = 0; f < m_bound; ++f) {
     signature = (signature * 1000003u) ^ m_now[f]->type().hash_code();
     signature = (signature * 1000003u) ^ m_now[f]->elem_bytes();
+    signature = (signature * 1000003u) ^ static_cast<std::size_t>(m_now[f]->components());
   }
   signature = (signature * 1000003u) ^ static_cast<std::size_t>(m_layers);
   const auto sig = static_cast<long long>(signature & 0x3fffffffffffffffULL);
@@ -306,23 +322,19 @@ void HaloExchanger::judge_check() {
 std::size_t HaloExchanger::message_bytes(const HaloPlan::Message& m) const {
   const auto cells = static_cast<std::size_t>(m.recv_box.cells());
   std::size_t bytes = 0;
-  for (std::size_t f = 0; f < m_bound; ++f)
-    bytes += aligned(cells * m_now[f]->elem_bytes());
+  for (const std::size_t elem : m_slot_bytes)
+    bytes += aligned(cells * elem);
   return bytes;
 }
 
 bool HaloExchanger::layout_is(const std::vector<std::size_t>& layout) const {
-  if (layout.size() != m_bound) return false;
-  for (std::size_t f = 0; f < m_bound; ++f) {
-    if (layout[f] != m_now[f]->elem_bytes()) return false;
-  }
-  return true;
+  return layout == m_slot_bytes;
 }
 
 void HaloExchanger::build_copies() {
   auto copies = std::make_unique<Copies>();
-  for (std::size_t f = 0; f < m_bound; ++f)
-    copies->layout.push_back(m_now[f]->elem_bytes());
+  copies->layout = m_slot_bytes;
+  const std::size_t slots = m_slot_bytes.size();
   for (const HaloPlan::Phase& phase : m_current->plan.phases) {
     std::vector<impl::CopyItem> pack, unpack;
     std::size_t offset = 0;
@@ -350,7 +362,7 @@ void HaloExchanger::build_copies() {
     for (std::size_t q = 0; q < count; ++q) {
       const HaloPlan::Message& m = phase.messages[q];
       if (m.local && partner[q] < q) continue; // went with its partner
-      for (std::size_t f = 0; f < m_bound; ++f) {
+      for (std::size_t f = 0; f < slots; ++f) {
         impl::CopyItem item;
         item.field = static_cast<int>(f);
         if (m.local) {
@@ -426,7 +438,7 @@ void HaloExchanger::prepare() {
   }
   std::size_t most_requests = 0;
   for (const HaloPlan::Phase& phase : m_current->plan.phases) {
-    most_requests = std::max(most_requests, 2 * phase.messages.size() * m_bound);
+    most_requests = std::max(most_requests, 2 * phase.messages.size() * m_slot_bytes.size());
   }
   ++most_requests; // and the fields' check, completed with the first phase
   if (m_requests.capacity() < most_requests) {
@@ -455,8 +467,11 @@ void HaloExchanger::start_bound() {
 void HaloExchanger::post_first_phase() {
   try {
     prepare();
-    for (std::size_t f = 0; f < m_bound; ++f)
-      m_refs[f] = m_now[f]->ref();
+    std::size_t slot = 0; // (a rank with a problem packs nothing: its refs are not read)
+    for (std::size_t f = 0; f < m_bound && m_problem.empty(); ++f) {
+      for (int c = 0; c < m_now[f]->components(); ++c)
+        m_refs[slot++] = m_now[f]->ref(c);
+    }
     m_in_flight = true;
     begin_phase(0);
   } catch (...) {
@@ -515,6 +530,7 @@ void HaloExchanger::start_binding(const HaloBinding& binding) {
   for (const auto& field : binding.m_fields)
     m_now.push_back(field.get());
   m_bound = m_now.size();
+  collect_slots();
   m_now_comm = binding.m_comm;
   m_flight = binding.m_id;
   m_problem.clear();
@@ -546,14 +562,14 @@ void HaloExchanger::begin_phase(std::size_t p) {
     } else {
       std::size_t segment = offset;
       const auto cells = static_cast<std::size_t>(m.recv_box.cells());
-      for (std::size_t f = 0; f < m_bound; ++f) {
-        const auto length = static_cast<int>(cells * m_now[f]->elem_bytes());
+      for (std::size_t f = 0; f < m_slot_bytes.size(); ++f) {
+        const auto length = static_cast<int>(cells * m_slot_bytes[f]);
         m_requests.emplace_back();
         m_expected.push_back(length);
         HCART_MPI_CHECK(MPI_Irecv(state.recv + segment, length, MPI_BYTE, peers[q].rank,
                                   m.recv_tag + 27 * static_cast<int>(f + 1), m_now_comm,
                                   &m_requests.back()));
-        segment += aligned(cells * m_now[f]->elem_bytes());
+        segment += aligned(cells * m_slot_bytes[f]);
       }
     }
     offset += bytes;
@@ -573,12 +589,10 @@ void HaloExchanger::begin_phase(std::size_t p) {
     const HaloPlan::Message& m = phase.messages[q];
     const int level = peers[q].level;
     const auto bytes = static_cast<std::int64_t>(message_bytes(m));
-    const int copies = aggregate ? 1 : static_cast<int>(m_bound);
+    const int copies = aggregate ? 1 : static_cast<int>(m_slot_bytes.size());
     // Counted without the alignment padding, as the traffic model counts.
-    for (std::size_t f = 0; f < m_bound; ++f) {
-      m_counters.bytes[level] +=
-          m.recv_box.cells() * static_cast<std::int64_t>(m_now[f]->elem_bytes());
-    }
+    for (const std::size_t elem : m_slot_bytes)
+      m_counters.bytes[level] += m.recv_box.cells() * static_cast<std::int64_t>(elem);
     m_counters.messages[level] += copies;
     if (m.local) continue;
     if (aggregate) {
@@ -588,13 +602,13 @@ void HaloExchanger::begin_phase(std::size_t p) {
     } else {
       std::size_t segment = offset;
       const auto cells = static_cast<std::size_t>(m.send_box.cells());
-      for (std::size_t f = 0; f < m_bound; ++f) {
+      for (std::size_t f = 0; f < m_slot_bytes.size(); ++f) {
         m_requests.emplace_back();
         HCART_MPI_CHECK(MPI_Isend(state.send + segment,
-                                  static_cast<int>(cells * m_now[f]->elem_bytes()), MPI_BYTE,
+                                  static_cast<int>(cells * m_slot_bytes[f]), MPI_BYTE,
                                   peers[q].rank, m.send_tag + 27 * static_cast<int>(f + 1),
                                   m_now_comm, &m_requests.back()));
-        segment += aligned(cells * m_now[f]->elem_bytes());
+        segment += aligned(cells * m_slot_bytes[f]);
       }
     }
     offset += static_cast<std::size_t>(bytes);

@@ -91,16 +91,25 @@ struct Selection {
   Hdf5Handle memory, file;
 };
 
-Selection select_block(const Grid& grid, hid_t file_space) {
+// `component` >= 0: that component of a dataset with components (its first dimension).
+Selection select_block(const Grid& grid, hid_t file_space, int component = -1) {
   const auto n = grid.local_size();
   const auto off = grid.global_offset();
   const hsize_t count[3] = {hsize_t(n[0]), hsize_t(n[1]), hsize_t(n[2])};
-  const hsize_t file_start[3] = {hsize_t(off[0]), hsize_t(off[1]), hsize_t(off[2])};
   Selection s;
   s.memory = Hdf5Handle(HCART_HDF5_CHECK(H5Screate_simple(3, count, nullptr)), H5Sclose);
   s.file = Hdf5Handle(HCART_HDF5_CHECK(H5Scopy(file_space)), H5Sclose);
-  HCART_HDF5_CHECK(
-      H5Sselect_hyperslab(s.file.get(), H5S_SELECT_SET, file_start, nullptr, count, nullptr));
+  if (component < 0) {
+    const hsize_t start[3] = {hsize_t(off[0]), hsize_t(off[1]), hsize_t(off[2])};
+    HCART_HDF5_CHECK(
+        H5Sselect_hyperslab(s.file.get(), H5S_SELECT_SET, start, nullptr, count, nullptr));
+  } else {
+    const hsize_t start[4] = {hsize_t(component), hsize_t(off[0]), hsize_t(off[1]),
+                              hsize_t(off[2])};
+    const hsize_t count4[4] = {1, count[0], count[1], count[2]};
+    HCART_HDF5_CHECK(
+        H5Sselect_hyperslab(s.file.get(), H5S_SELECT_SET, start, nullptr, count4, nullptr));
+  }
   return s;
 }
 
@@ -150,8 +159,7 @@ Hdf5Handle parallel_access(MPI_Comm comm) {
 
 } // namespace
 
-void write_fields(const std::string& path, const Grid& grid,
-                  const std::vector<std::pair<std::string, Field<double>>>& fields,
+void write_fields(const std::string& path, const Grid& grid, const std::vector<NamedField>& fields,
                   const FileMetadata& metadata) {
   const Decomposition& decomp = grid.decomposition();
   const MPI_Comm comm = decomp.comm();
@@ -160,13 +168,13 @@ void write_fields(const std::string& path, const Grid& grid,
   bool collective = false;
   agree_on_errors(comm, [&] {
     collective = collective_transfers();
-    for (const auto& [name, field] : fields) {
-      HCART_REQUIRE(!name.empty() && name.find('/') == std::string::npos,
-                    "hcart::write_fields: field name '" << name << "', expected no '/'");
-      const auto e = grid.extent();
-      HCART_REQUIRE(int(field.extent(0)) == e[0] && int(field.extent(1)) == e[1] &&
-                        int(field.extent(2)) == e[2],
-                    "hcart::write_fields: field '" << name << "' does not have the grid's extents");
+    for (const NamedField& named : fields) {
+      HCART_REQUIRE(!named.name.empty() && named.name.find('/') == std::string::npos,
+                    "hcart::write_fields: field name '" << named.name << "', expected no '/'");
+      if (named.has_components())
+        grid.require_fits(named.components, "hcart::write_fields");
+      else
+        grid.require_fits(named.field, "hcart::write_fields");
     }
     if (decomp.rank() == 0) {
       // is_directory sets its error code for a path that does not exist yet (a new file):
@@ -206,20 +214,27 @@ void write_fields(const std::string& path, const Grid& grid,
     Hdf5Handle group(
         HCART_HDF5_CHECK(H5Gcreate2(root, "fields", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)),
         H5Gclose);
-    const hsize_t shape[3] = {hsize_t(g[0]), hsize_t(g[1]), hsize_t(g[2])};
-    Hdf5Handle file_space(HCART_HDF5_CHECK(H5Screate_simple(3, shape, nullptr)), H5Sclose);
     const Hdf5Handle dxpl = data_transfer(collective);
     std::vector<double> block;
-    for (const auto& [name, field] : fields) {
+    for (const NamedField& named : fields) {
+      // A field: the mesh's shape; with N components: N x the mesh, a component at a time.
+      const int count = named.has_components() ? static_cast<int>(named.components.extent(0)) : 0;
+      const hsize_t shape[4] = {hsize_t(count), hsize_t(g[0]), hsize_t(g[1]), hsize_t(g[2])};
+      Hdf5Handle file_space(
+          HCART_HDF5_CHECK(count > 0 ? H5Screate_simple(4, shape, nullptr)
+                                     : H5Screate_simple(3, shape + 1, nullptr)),
+          H5Sclose);
       Hdf5Handle dataset(
-          HCART_HDF5_CHECK(H5Dcreate2(group.get(), name.c_str(), H5T_NATIVE_DOUBLE,
+          HCART_HDF5_CHECK(H5Dcreate2(group.get(), named.name.c_str(), H5T_NATIVE_DOUBLE,
                                       file_space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)),
           H5Dclose);
-      auto host = hcart::host_copy(field);
-      copy_owned(grid, host, block, true);
-      const Selection s = select_block(grid, file_space.get());
-      HCART_HDF5_CHECK(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, s.memory.get(), s.file.get(),
-                                dxpl.get(), block.data()));
+      for (int c = 0; c < std::max(count, 1); ++c) {
+        auto host = hcart::host_copy(count > 0 ? component(named.components, c) : named.field);
+        copy_owned(grid, host, block, true);
+        const Selection s = select_block(grid, file_space.get(), count > 0 ? c : -1);
+        HCART_HDF5_CHECK(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, s.memory.get(), s.file.get(),
+                                  dxpl.get(), block.data()));
+      }
     }
     if (!metadata.state.empty()) {
       Hdf5Handle state(
@@ -310,16 +325,22 @@ FileContents inspect_fields(MPI_Comm comm, const std::string& path) {
       Hdf5Handle dataset(H5Dopen2(group.get(), name, H5P_DEFAULT), H5Dclose);
       HCART_REQUIRE(dataset.get() >= 0, where << ": field '" << name << "' cannot be opened");
       Hdf5Handle space(HCART_HDF5_CHECK(H5Dget_space(dataset.get())), H5Sclose);
-      hsize_t shape[3] = {0, 0, 0};
-      HCART_REQUIRE(H5Sget_simple_extent_ndims(space.get()) == 3,
-                    where << ": field '" << name << "' is not 3D");
+      // 3D, or components x 3D.
+      const int rank = H5Sget_simple_extent_ndims(space.get());
+      HCART_REQUIRE(rank == 3 || rank == 4,
+                    where << ": field '" << name << "' is neither 3D nor components x 3D");
+      hsize_t shape[4] = {0, 0, 0, 0};
       H5Sget_simple_extent_dims(space.get(), shape, nullptr);
+      const hsize_t* cells = rank == 4 ? shape + 1 : shape;
       for (int d = 0; d < 3; ++d) {
-        HCART_REQUIRE(static_cast<std::int64_t>(shape[d]) == c.mesh[d],
-                      where << ": field '" << name << "' has " << shape[d] << " cells in direction "
+        HCART_REQUIRE(static_cast<std::int64_t>(cells[d]) == c.mesh[d],
+                      where << ": field '" << name << "' has " << cells[d] << " cells in direction "
                             << d << ", the mesh " << c.mesh[d]);
       }
+      HCART_REQUIRE(rank == 3 || (shape[0] >= 1 && shape[0] <= 1u << 20),
+                    where << ": field '" << name << "' has " << shape[0] << " components");
       c.fields.push_back(name);
+      c.components.push_back(rank == 4 ? static_cast<int>(shape[0]) : 0);
     }
     if (H5Lexists(root, "state", H5P_DEFAULT) > 0) {
       Hdf5Handle state(HCART_HDF5_CHECK(H5Gopen2(root, "state", H5P_DEFAULT)), H5Gclose);
@@ -339,17 +360,36 @@ FileContents inspect_fields(MPI_Comm comm, const std::string& path) {
   return c;
 }
 
-void read_field(const std::string& path, const Grid& grid, const std::string& name,
-                Field<double>& field) {
+namespace {
+
+// read_field() of a Field (`components` empty) or of a field with components.
+void read_into(const std::string& path, const Grid& grid, const std::string& name,
+               Field<double>* field, ComponentField<double>* components) {
   const MPI_Comm comm = grid.decomposition().comm();
   const FileContents contents = inspect_fields(comm, path);
   bool collective = false;
+  int count = 0; // the file's field's components (0: none)
   agree_on_errors(comm, [&] {
     collective = collective_transfers();
-    grid.require_fits(field, "hcart::read_field");
-    HCART_REQUIRE(std::find(contents.fields.begin(), contents.fields.end(), name) !=
-                      contents.fields.end(),
+    if (components != nullptr)
+      grid.require_fits(*components, "hcart::read_field");
+    else
+      grid.require_fits(*field, "hcart::read_field");
+    const auto found = std::find(contents.fields.begin(), contents.fields.end(), name);
+    HCART_REQUIRE(found != contents.fields.end(),
                   "file '" << path << "': no field '" << name << "'");
+    count = contents.components[static_cast<std::size_t>(found - contents.fields.begin())];
+    if (components == nullptr) {
+      HCART_REQUIRE(count == 0, "file '" << path << "': field '" << name << "' has " << count
+                                         << " components: read it into an "
+                                            "hcart::ComponentField");
+    } else {
+      const auto wanted = static_cast<int>(components->extent(0));
+      HCART_REQUIRE(count == wanted, "file '" << path << "': field '" << name << "' has "
+                                              << (count == 0 ? std::string("no")
+                                                             : std::to_string(count))
+                                              << " components, the field read into " << wanted);
+    }
     HCART_REQUIRE(contents.mesh == grid.global_size(),
                   "file '" << path << "': mesh " << contents.mesh[0] << "x" << contents.mesh[1]
                            << "x" << contents.mesh[2] << ", expected " << grid.global_size()[0]
@@ -363,19 +403,34 @@ void read_field(const std::string& path, const Grid& grid, const std::string& na
     Hdf5Handle dataset(
         HCART_HDF5_CHECK(H5Dopen2(file.get(), ("fields/" + name).c_str(), H5P_DEFAULT)), H5Dclose);
     Hdf5Handle file_space(HCART_HDF5_CHECK(H5Dget_space(dataset.get())), H5Sclose);
-    auto host = hcart::host_copy(field);
-    const Selection s = select_block(grid, file_space.get());
     const Hdf5Handle dxpl = data_transfer(collective);
     std::vector<double> block(static_cast<std::size_t>(grid.local_size()[0]) *
                               grid.local_size()[1] * grid.local_size()[2]);
-    HCART_HDF5_CHECK(H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, s.memory.get(), s.file.get(),
-                             dxpl.get(), block.data()));
-    copy_owned(grid, host, block, false);
-    Kokkos::deep_copy(field, host);
+    for (int c = 0; c < std::max(count, 1); ++c) {
+      Field<double> target = count > 0 ? component(*components, c) : *field;
+      auto host = hcart::host_copy(target);
+      const Selection s = select_block(grid, file_space.get(), count > 0 ? c : -1);
+      HCART_HDF5_CHECK(H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, s.memory.get(), s.file.get(),
+                               dxpl.get(), block.data()));
+      copy_owned(grid, host, block, false);
+      Kokkos::deep_copy(target, host);
+    }
   } catch (...) {
     failure = std::current_exception();
   }
   impl::rethrow_agreed(comm, failure);
+}
+
+} // namespace
+
+void read_field(const std::string& path, const Grid& grid, const std::string& name,
+                Field<double>& field) {
+  read_into(path, grid, name, &field, nullptr);
+}
+
+void read_field(const std::string& path, const Grid& grid, const std::string& name,
+                ComponentField<double>& field) {
+  read_into(path, grid, name, nullptr, &field);
 }
 
 } // namespace hcart

@@ -21,6 +21,24 @@ namespace hcart {
 template <class T>
 using Field = Kokkos::View<T***, Kokkos::LayoutRight, MemorySpace>;
 
+/// \brief A field of several values per cell (an LBM's distributions, a velocity's three
+/// components), indexed (c, i, j, k): component c is a block shaped like a Field, the
+/// components one after another (AMReX's MultiFab keeps its components the same way). A
+/// loop along k then reads each component contiguously, the halo exchange sends all
+/// components in one message per neighbour, and component(f, c) is a Field of the same
+/// memory, for everything that takes one.
+///
+///   hcart::ComponentField<double> f = grid.make_components<double>("f", 19);
+///   f(c, i, j, k) = ...;   // or hcart::accessor(f)(c, i, j, k) in kernels
+template <class T>
+using ComponentField = Kokkos::View<T****, Kokkos::LayoutRight, MemorySpace>;
+
+/// \brief Component `c` of `field` as a Field: the same memory, no copy.
+template <class T>
+Field<T> component(const ComponentField<T>& field, int c) {
+  return Kokkos::subview(field, c, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL);
+}
+
 /// \brief A host view shaped like `view`, to fill on the host and copy into it with
 /// Kokkos::deep_copy (or to copy it into and read): Kokkos::create_mirror_view, which on a
 /// host build is the view itself, except while the host-access check runs

@@ -1,6 +1,7 @@
 // hcart::FieldAccessor<T>: a field as a kernel reads it cheaply — its data pointer and
 // strides, indexed (i, j, k) or by a cell's linear offset, bounds-checked in debug builds
-// (AMReX's Array4 is the model).
+// (AMReX's Array4 is the model); ComponentAccessor<T> does the same for a field with
+// components, (c, i, j, k).
 //
 //   struct Smooth {
 //     hcart::FieldAccessor<const double> u;    // hcart::accessor(field) converts
@@ -55,6 +56,16 @@ public:
     for (int d = 0; d < 3; ++d) {
       m_stride[d] = static_cast<std::int64_t>(view.stride(d));
       m_extent[d] = static_cast<int>(view.extent(d));
+    }
+  }
+  /// \brief An accessor of `data` with the strides (elements; the contiguous direction's
+  /// is taken as 1) and extents given.
+  KOKKOS_INLINE_FUNCTION FieldAccessor(T* data, const std::int64_t (&stride)[3],
+                                       const int (&extent)[3])
+      : m_data(data) {
+    for (int d = 0; d < 3; ++d) {
+      m_stride[d] = stride[d];
+      m_extent[d] = extent[d];
     }
   }
   /// \brief A read-only accessor of the same data.
@@ -120,6 +131,99 @@ private:
 template <class T>
 FieldAccessor<T> accessor(const Field<T>& field) {
   return FieldAccessor<T>(field);
+}
+
+/// \brief A field with components (ComponentField) as a kernel reads it: (c, i, j, k), or
+/// one linear offset of a cell for all components, `a(c, cell)`; component(c) is the
+/// FieldAccessor of one component. Bounds-checked in builds without NDEBUG.
+///
+///   const std::int64_t cell = f.offset(i, j, k);
+///   for (int c = 0; c < 19; ++c) sum += f(c, cell - e[c]);   // e[c]: a neighbour's offset
+template <class T>
+class ComponentAccessor {
+public:
+  using value_type = T;
+
+  ComponentAccessor() = default;
+  /// \brief The accessor of a rank-4 LayoutRight view (c, i, j, k).
+  template <class View, class = std::enable_if_t<Kokkos::is_view<View>::value>>
+  ComponentAccessor(const View& view) // NOLINT(google-explicit-constructor): a view converts
+      : m_data(view.data()), m_components(static_cast<int>(view.extent(0))),
+        m_component_stride(static_cast<std::int64_t>(view.stride(0))) {
+    static_assert(View::rank == 4, "hcart::ComponentAccessor: a rank-4 view (c, i, j, k)");
+    static_assert(std::is_same<typename View::array_layout, Kokkos::LayoutRight>::value,
+                  "hcart::ComponentAccessor: a LayoutRight view");
+    for (int d = 0; d < 3; ++d) {
+      m_stride[d] = static_cast<std::int64_t>(view.stride(d + 1));
+      m_extent[d] = static_cast<int>(view.extent(d + 1));
+    }
+  }
+  /// \brief A read-only accessor of the same data.
+  template <class U,
+            class = std::enable_if_t<std::is_same<const U, T>::value && !std::is_same<U, T>::value>>
+  KOKKOS_INLINE_FUNCTION ComponentAccessor(const ComponentAccessor<U>& other) // NOLINT
+      : m_data(other.data()), m_components(other.components()),
+        m_component_stride(other.component_stride()) {
+    for (int d = 0; d < 3; ++d) {
+      m_stride[d] = other.stride(d);
+      m_extent[d] = other.extent(d);
+    }
+  }
+
+  KOKKOS_FORCEINLINE_FUNCTION T* data() const { return m_data; }
+  KOKKOS_FORCEINLINE_FUNCTION int components() const { return m_components; }
+  /// \brief Elements between a cell's value in component c and in c + 1.
+  KOKKOS_FORCEINLINE_FUNCTION std::int64_t component_stride() const { return m_component_stride; }
+  /// \brief Elements between neighbouring cells in direction `d` (k: 1).
+  KOKKOS_FORCEINLINE_FUNCTION std::int64_t stride(int d) const { return d == 2 ? 1 : m_stride[d]; }
+  /// \brief Cells in direction `d`, halos included.
+  KOKKOS_FORCEINLINE_FUNCTION int extent(int d) const { return m_extent[d]; }
+  /// \brief The linear offset of cell (i, j, k) within a component.
+  KOKKOS_FORCEINLINE_FUNCTION std::int64_t offset(int i, int j, int k) const {
+    return i * m_stride[0] + j * m_stride[1] + k;
+  }
+  KOKKOS_FORCEINLINE_FUNCTION T& operator()(int c, int i, int j, int k) const {
+#ifndef NDEBUG
+    if (c < 0 || c >= m_components || i < 0 || j < 0 || k < 0 || i >= m_extent[0] ||
+        j >= m_extent[1] || k >= m_extent[2]) {
+      printf("hcart::ComponentAccessor: component %d of cell (%d, %d, %d) outside %d x %dx%dx%d\n",
+             c, i, j, k, m_components, m_extent[0], m_extent[1], m_extent[2]);
+      Kokkos::abort("hcart::ComponentAccessor: index out of bounds");
+    }
+#endif
+    return m_data[c * m_component_stride + offset(i, j, k)];
+  }
+  /// \brief Component `c` of the cell at linear offset `cell` (offset() of a cell, plus or
+  /// minus strides).
+  KOKKOS_FORCEINLINE_FUNCTION T& operator()(int c, std::int64_t cell) const {
+#ifndef NDEBUG
+    const std::int64_t span = offset(m_extent[0] - 1, m_extent[1] - 1, m_extent[2] - 1) + 1;
+    if (c < 0 || c >= m_components || cell < 0 || cell >= span) {
+      printf("hcart::ComponentAccessor: component %d of linear offset %lld outside %d x [0, "
+             "%lld)\n",
+             c, static_cast<long long>(cell), m_components, static_cast<long long>(span));
+      Kokkos::abort("hcart::ComponentAccessor: offset out of bounds");
+    }
+#endif
+    return m_data[c * m_component_stride + cell];
+  }
+  /// \brief Component `c` as a FieldAccessor.
+  KOKKOS_INLINE_FUNCTION FieldAccessor<T> component(int c) const {
+    return FieldAccessor<T>(m_data + c * m_component_stride, m_stride, m_extent);
+  }
+
+private:
+  T* m_data = nullptr;
+  int m_components = 0;
+  std::int64_t m_component_stride = 0;
+  std::int64_t m_stride[3] = {0, 0, 1};
+  int m_extent[3] = {0, 0, 0};
+};
+
+/// \brief The accessor of a field with components: ComponentAccessor<T>.
+template <class T>
+ComponentAccessor<T> accessor(const ComponentField<T>& field) {
+  return ComponentAccessor<T>(field);
 }
 
 } // namespace hcart

@@ -65,6 +65,34 @@ std::int64_t count_non_finite(const Grid& grid, const Field<T>& field) {
   return global[0];
 }
 
+/// \brief count_non_finite() of a field with components: every value of every component.
+template <class T>
+std::int64_t count_non_finite(const Grid& grid, const ComponentField<T>& field) {
+  static_assert(std::is_floating_point<T>::value, "hcart::count_non_finite: floating point only");
+  long long local[2] = {0, grid.fits(field) ? 0 : 1};
+  for (int c = 0; local[1] == 0 && c < static_cast<int>(field.extent(0)); ++c) {
+    long long n = 0;
+    reduce_cells("hcart_finite", grid.owned_box(), impl::CountNonFinite<T>{component(field, c)}, n);
+    local[0] += n;
+  }
+  long long global[2] = {0, 0};
+  HCART_MPI_CHECK(
+      MPI_Allreduce(local, global, 2, MPI_LONG_LONG, MPI_SUM, grid.decomposition().comm()));
+  if (global[1] > 0) {
+    try {
+      grid.require_fits(field, "hcart::count_non_finite");
+    } catch (InputError& e) {
+      e.set_collective(true);
+      throw;
+    }
+    InputError error("hcart::count_non_finite: field '" + field.label() +
+                     "' does not have the grid's extents on some rank");
+    error.set_collective(true);
+    throw error;
+  }
+  return global[0];
+}
+
 /// \brief Checks that the owned cells of every named field are finite, with one reduction
 /// over the ranks of the grid's communicator (collective). `when` says at which point of the
 /// run, for the message (e.g. "after step 120").

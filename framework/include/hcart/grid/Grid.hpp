@@ -7,6 +7,7 @@
 //   std::array<int, 3> n = grid.local_size();             // owned cells
 //   std::array<std::int64_t, 3> off = grid.global_offset();
 //   hcart::Field<double> u = grid.make_field<double>("u");
+//   hcart::ComponentField<double> f = grid.make_components<double>("f", 19);
 //   hcart::for_each_cell("init", grid.owned_box(), functor);  // hcart/grid/Loops.hpp
 //   // local index i is global index off[0] + i - grid.halo_width()[0]
 //
@@ -114,6 +115,22 @@ public:
     if (!fits(field))
       throw_misfit(who, field.label(), {field.extent(0), field.extent(1), field.extent(2)});
   }
+  /// \brief Whether every component of `field` has this grid's extents.
+  template <class T>
+  bool fits(const ComponentField<T>& field) const noexcept {
+    for (int d = 0; d < 3; ++d)
+      if (field.extent(static_cast<unsigned>(d + 1)) != static_cast<std::size_t>(m_extent[d]))
+        return false;
+    return field.extent(0) >= 1;
+  }
+  /// \brief require_fits() for a field with components ("... has extents 10x10x10 (19
+  /// components) ...").
+  template <class T>
+  void require_fits(const ComponentField<T>& field, const char* who) const {
+    if (!fits(field))
+      throw_misfit(who, field.label(), {field.extent(1), field.extent(2), field.extent(3)},
+                   static_cast<long long>(field.extent(0)));
+  }
 
   /// \brief A zero-initialised field of this grid's extents, labelled `name`.
   template <class T>
@@ -122,10 +139,22 @@ public:
     impl::watch_field(field.data(), field.span() * sizeof(T), name.c_str());
     return field;
   }
+  /// \brief A zero-initialised field of `components` values per cell (at least 1), each
+  /// component of this grid's extents, labelled `name`.
+  /// \throws hcart::InputError for fewer than 1 component.
+  template <class T>
+  ComponentField<T> make_components(const std::string& name, int components) const {
+    require_components(name, components);
+    ComponentField<T> field(name, components, m_extent[0], m_extent[1], m_extent[2]);
+    impl::watch_field(field.data(), field.span() * sizeof(T), name.c_str());
+    return field;
+  }
 
 private:
   [[noreturn]] void throw_misfit(const char* who, const std::string& label,
-                                 const std::array<std::size_t, 3>& extents) const;
+                                 const std::array<std::size_t, 3>& extents,
+                                 long long components = -1) const;
+  static void require_components(const std::string& name, int components);
 
   const Decomposition* m_decomp;
   Block m_block;

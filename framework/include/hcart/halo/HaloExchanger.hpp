@@ -173,11 +173,15 @@ public:
   HaloExchanger& operator=(HaloExchanger&&) = delete;
 
   /// \brief Fills the halos of all `fields` (blocking), HaloOptions::width layers deep.
+  /// Each argument is a Field<T>, a ComponentField<T> (all its components) or a std::vector
+  /// of either (a list of run-time length), of any arithmetic types; all travel in one
+  /// message per neighbour. At most kMaxHaloFields values per cell in all (a field with
+  /// components counts each).
   /// \throws hcart::InputError (on every rank, when checked collectively) when a field's
   /// extents differ from the grid's or ranks pass different fields; hcart::Error when a
   /// split exchange is in flight or MPI fails.
-  template <class... T>
-  void exchange(const Field<T>&... fields) {
+  template <class... F, class = std::enable_if_t<impl::halo_arguments<F...>>>
+  void exchange(const F&... fields) {
     start(fields...);
     finish();
   }
@@ -185,24 +189,27 @@ public:
   /// \throws hcart::InputError (on every rank, when checked collectively) also for a width
   /// below 0, or deeper than a block has cells in a direction with a neighbour, or one
   /// rank's width differing from the others'.
-  template <class... T>
-  void exchange(HaloWidth width, const Field<T>&... fields) {
+  template <class... F>
+  void exchange(HaloWidth width, const F&... fields) {
     start(width, fields...);
     finish();
   }
   /// \brief Starts filling the halos of `fields`: posts receives, packs, posts sends.
   /// The fields' owned cells next to the boundary must not change until finish().
-  template <class... T>
-  void start(const Field<T>&... fields) {
+  template <class... F, class = std::enable_if_t<impl::halo_arguments<F...>>>
+  void start(const F&... fields) {
     start(HaloWidth{m_options.width}, fields...);
   }
   /// \brief start() for `width` layers.
-  template <class... T>
-  void start(HaloWidth width, const Field<T>&... fields) {
-    static_assert(sizeof...(T) >= 1, "hcart::HaloExchanger::start: pass at least one field");
-    begin_binding(sizeof...(T), width);
+  template <class... F>
+  void start(HaloWidth width, const F&... fields) {
+    static_assert(sizeof...(F) >= 1, "hcart::HaloExchanger::start: pass at least one field");
+    static_assert(impl::halo_arguments<F...>,
+                  "hcart::HaloExchanger: fields are Field<T> or ComponentField<T> of an "
+                  "arithmetic T, or std::vectors of them");
+    begin_binding((impl::HaloArgument<F>::count(fields) + ... + 0), width);
     std::size_t index = 0;
-    (bind(index++, fields), ...);
+    (bind_argument(index, fields), ...);
     start_bound();
   }
   /// \brief Waits for the messages of start() and unpacks them (and runs the remaining
@@ -213,19 +220,20 @@ public:
   /// (HaloBinding), HaloOptions::width layers deep. Collective: every rank calls it.
   /// \throws hcart::InputError on every rank when a field's extents differ from the grid's
   /// on any rank, or the ranks pass different numbers or types of fields.
-  template <class... T>
-  HaloBinding bind(const Field<T>&... fields) {
+  template <class... F, class = std::enable_if_t<impl::halo_arguments<F...>>>
+  HaloBinding bind(const F&... fields) {
     return bind(HaloWidth{m_options.width}, fields...);
   }
   /// \brief bind() for `width` layers (also an InputError on every rank for a width that
   /// is not possible or differs between ranks).
-  template <class... T>
-  HaloBinding bind(HaloWidth width, const Field<T>&... fields) {
-    static_assert(sizeof...(T) >= 1, "hcart::HaloExchanger::bind: pass at least one field");
-    static_assert((std::is_arithmetic<T>::value && ...),
-                  "hcart::HaloExchanger: arithmetic fields only");
+  template <class... F>
+  HaloBinding bind(HaloWidth width, const F&... fields) {
+    static_assert(sizeof...(F) >= 1, "hcart::HaloExchanger::bind: pass at least one field");
+    static_assert(impl::halo_arguments<F...>,
+                  "hcart::HaloExchanger: fields are Field<T> or ComponentField<T> of an "
+                  "arithmetic T, or std::vectors of them");
     HaloBinding binding;
-    (binding.m_fields.push_back(std::make_unique<impl::BoundFieldOf<T>>(fields)), ...);
+    (add_to_binding(binding, fields), ...);
     make_binding(binding, width);
     return binding;
   }
@@ -263,17 +271,35 @@ private:
   struct WidthPlan;
 
   void begin_binding(std::size_t count, HaloWidth width);
-  template <class T>
-  void bind(std::size_t index, const Field<T>& field) {
-    static_assert(std::is_arithmetic<T>::value, "hcart::HaloExchanger: arithmetic fields only");
-    auto& slot = m_fields.at(index);
-    if (slot && slot->type() == typeid(T)) {
-      static_cast<impl::BoundFieldOf<T>&>(*slot).rebind(field);
+  // One argument of start(): its fields into m_fields from `index` on, reusing the handles
+  // of the call before where the kinds match (no allocation in a steady loop).
+  template <class F>
+  void bind_argument(std::size_t& index, const F& field) {
+    using Bound = typename impl::HaloArgument<F>::Bound;
+    auto& slot = m_fields.at(index++);
+    auto* same = dynamic_cast<Bound*>(slot.get());
+    if (same != nullptr) {
+      same->rebind(field);
     } else {
-      slot = std::make_unique<impl::BoundFieldOf<T>>(field);
+      slot = std::make_unique<Bound>(field);
       ++m_allocations;
     }
   }
+  template <class F>
+  void bind_argument(std::size_t& index, const std::vector<F>& list) {
+    for (const F& field : list)
+      bind_argument(index, field);
+  }
+  template <class F>
+  static void add_to_binding(HaloBinding& binding, const F& field) {
+    binding.m_fields.push_back(std::make_unique<typename impl::HaloArgument<F>::Bound>(field));
+  }
+  template <class F>
+  static void add_to_binding(HaloBinding& binding, const std::vector<F>& list) {
+    for (const F& field : list)
+      add_to_binding(binding, field);
+  }
+  void collect_slots();
   WidthPlan& plan_of(int layers);
   void make_binding(HaloBinding& binding, HaloWidth width);
   void start_binding(const HaloBinding& binding);
@@ -302,6 +328,7 @@ private:
   std::vector<std::unique_ptr<impl::BoundField>> m_fields; // start()'s, reused call to call
   std::vector<impl::BoundField*> m_now; // the fields of the exchange now (start's or a binding's)
   std::size_t m_bound = 0;              // m_now.size()
+  std::vector<std::size_t> m_slot_bytes; // per value of a cell (a field's, or a component's)
   MPI_Comm m_now_comm = MPI_COMM_NULL;  // its communicator: m_comm, or the binding's
   long m_flight = 0;                    // the binding in flight (its m_id), 0 for start()'s
   long m_bindings = 0;                  // bindings made

@@ -5,9 +5,10 @@
 //   meta.time = t; meta.step = step; meta.deck = deck.resolved();
 //   hcart::write_fields("out/jacobi3d_000100.h5", grid, {{"u", u}}, meta);   // collective
 //   hcart::read_field("out/checkpoint_000100.h5", other_grid, "u", u2);      // any ranks
+//   hcart::write_fields("out/lbm.h5", grid, {{"f", f}}, meta);   // f: a ComponentField
 //
-// Writing is collective: one dataset per field of the global size, each rank writing its
-// owned block as one hyperslab. The files are created, opened and described collectively;
+// Writing is collective: one dataset per field of the global size (a field with N components:
+// N x the global size), each rank writing its owned block as one hyperslab. The files are created, opened and described collectively;
 // the data move with independent MPI-IO transfers by default, collective ones with
 // HCART_HDF5_TRANSFER=collective (docs/output.md says why). The file is written as
 // `path.tmp` and renamed to `path` only when complete and closed on every rank, so a crash
@@ -24,6 +25,7 @@
 
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <string>
 #include <utility>
@@ -52,6 +54,23 @@ struct FileContents {
   std::string machine;
   std::string hcart_version;
   std::vector<std::string> fields;
+  /// Per field (as `fields`): 0 for a field, N for a field with N components.
+  std::vector<int> components;
+};
+
+/// \brief A field to write: its name and a Field<double>, or a ComponentField<double> (one
+/// dataset of shape components x mesh).
+struct NamedField {
+  NamedField(std::string name, Field<double> field)
+      : name(std::move(name)), field(std::move(field)) {}
+  NamedField(std::string name, ComponentField<double> field)
+      : name(std::move(name)), components(std::move(field)) {}
+  NamedField(const std::pair<std::string, Field<double>>& named) // NOLINT: the older form
+      : name(named.first), field(named.second) {}
+  std::string name;
+  Field<double> field;               ///< the field, unless it has components
+  ComponentField<double> components; ///< the field with components (field then empty)
+  bool has_components() const noexcept { return components.data() != nullptr; }
 };
 
 /// \brief Writes `fields` (name, field) of `grid` to `path` (collective over the grid's
@@ -59,9 +78,20 @@ struct FileContents {
 /// \throws hcart::InputError (collective) for a path that is a directory or whose directory
 /// cannot be created, naming them; hcart::Error (collective) when the file cannot be written.
 /// The final path is then untouched.
-void write_fields(const std::string& path, const Grid& grid,
-                  const std::vector<std::pair<std::string, Field<double>>>& fields,
+void write_fields(const std::string& path, const Grid& grid, const std::vector<NamedField>& fields,
                   const FileMetadata& metadata);
+/// \brief write_fields() of a braced list: {{"u", u}, {"f", f}}, fields with components or
+/// not.
+inline void write_fields(const std::string& path, const Grid& grid,
+                         std::initializer_list<NamedField> fields, const FileMetadata& metadata) {
+  write_fields(path, grid, std::vector<NamedField>(fields), metadata);
+}
+/// \brief write_fields() of (name, field) pairs.
+inline void write_fields(const std::string& path, const Grid& grid,
+                         const std::vector<std::pair<std::string, Field<double>>>& fields,
+                         const FileMetadata& metadata) {
+  write_fields(path, grid, std::vector<NamedField>(fields.begin(), fields.end()), metadata);
+}
 
 /// \brief Opens `path` and checks that it is a complete hcart field file (collective).
 /// \throws hcart::InputError (collective) naming the file and what is wrong.
@@ -73,8 +103,14 @@ FileContents inspect_fields(MPI_Comm comm, const std::string& path);
 /// another size.
 void read_field(const std::string& path, const Grid& grid, const std::string& name,
                 Field<double>& field);
+/// \brief read_field() of a field with components, into one with as many.
+/// \throws hcart::InputError (collective) also when the file's field has no components or
+/// another number of them.
+void read_field(const std::string& path, const Grid& grid, const std::string& name,
+                ComponentField<double>& field);
 
-/// \brief The whole of field `name` of `path` in global index order (k fastest), read by
+/// \brief The whole of field `name` of `path` in global index order (k fastest; for a field
+/// with components, component by component), read by
 /// this process alone (not collective; for tools such as hcart-compare). Check the file
 /// with inspect_fields(MPI_COMM_SELF, path) first.
 /// \throws hcart::InputError naming the file when the field is missing or cannot be read.
