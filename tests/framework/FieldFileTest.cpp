@@ -318,10 +318,10 @@ TEST(FieldFile, FieldsWithComponentsRoundTripOnAnyRanks) {
         for (int i = 0; i < grid.extent()[0]; ++i)
           for (int j = 0; j < grid.extent()[1]; ++j)
             for (int k = 0; k < grid.extent()[2]; ++k) {
-              const double expected =
-                  grid.is_owned(i, j, k) ? value(c, grid.global_index(0, i),
-                                                 grid.global_index(1, j), grid.global_index(2, k))
-                                         : -1.0;
+              const double expected = grid.is_owned(i, j, k)
+                                          ? value(c, grid.global_index(0, i),
+                                                  grid.global_index(1, j), grid.global_index(2, k))
+                                          : -1.0;
               wrong += host(c, i, j, k) != expected;
             }
       EXPECT_EQ(wrong, 0) << "written by " << n << " ranks, read by " << m;

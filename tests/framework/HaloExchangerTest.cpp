@@ -515,8 +515,7 @@ TEST(HaloExchanger, ComponentFieldsAndListsFillEveryHaloCell) {
         hcart::HaloExchanger halo(grid, mode, options), single(grid, mode, options);
         auto f = grid.make_components<double>("f", 5);
         auto w = grid.make_field<float>("w");
-        std::vector<hcart::Field<int>> list{grid.make_field<int>("l0"),
-                                            grid.make_field<int>("l1")};
+        std::vector<hcart::Field<int>> list{grid.make_field<int>("l0"), grid.make_field<int>("l1")};
         for (int c = 0; c < 5; ++c) {
           hcart::Field<double> fc = hcart::component(f, c);
           fill(grid, fc, c);
