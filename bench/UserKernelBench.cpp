@@ -16,6 +16,7 @@
 // (and every 27-point one with the plain loop's): a variant that computed something else
 // would stop the benchmark.
 #include "BenchTiming.hpp"
+#include "D3Q19.hpp"
 #include "PointUpdates.hpp"
 #include "Relax.hpp"
 
@@ -31,6 +32,17 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+// The LBM example's step as a plain loop (LbmPlain.cpp), with this build's flags and with
+// -march=native.
+void lbm_plain_default(const double* f, double* g, std::int64_t sc, std::int64_t si,
+                       std::int64_t sj, int i, int j0, int j1, int k0, int k1,
+                       const std::int64_t* from, double omega);
+#ifdef HCART_BENCH_LBM_NATIVE
+void lbm_plain_native(const double* f, double* g, std::int64_t sc, std::int64_t si, std::int64_t sj,
+                      int i, int j0, int j1, int k0, int k1, const std::int64_t* from,
+                      double omega);
+#endif
 
 namespace {
 
@@ -179,13 +191,111 @@ struct Variant {
 
 } // namespace
 
+namespace {
+
+// The D3Q19 step of the LBM example (docs/tutorial/D3Q19.hpp) on a periodic cube of `size`
+// cells: through the API (for_each_cell, ComponentAccessor: the example's own kernel)
+// against the same arithmetic as a plain loop on raw pointers, built with this build's flags
+// and with -march=native; each checked bitwise against the first before timing. The report
+// is in million lattice updates per second (MLUP/s).
+void lbm_section(hcart::Environment& env, int size, int repeats, int sweeps) {
+  hcart::GridSpec spec;
+  spec.global_size = {size, size, size};
+  spec.periodic = {true, true, true};
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, spec);
+  const hcart::Grid grid(decomp);
+  const auto f = grid.make_components<double>("f", lbm::kQ);
+  const auto g = grid.make_components<double>("g", lbm::kQ);
+  const auto reference = grid.make_components<double>("reference", lbm::kQ);
+  {
+    auto host = hcart::host_mirror(f);
+    const auto e = grid.extent();
+    for (int q = 0; q < lbm::kQ; ++q)
+      for (int i = 0; i < e[0]; ++i)
+        for (int j = 0; j < e[1]; ++j)
+          for (int k = 0; k < e[2]; ++k)
+            host(q, i, j, k) =
+                lbm::weight(q) * (1.0 + 0.01 * std::sin(0.3 * i + 0.2 * j + 0.1 * k + q));
+    Kokkos::deep_copy(f, host);
+  }
+  const hcart::Box owned = grid.owned_box();
+  const auto from = lbm::pull_offsets(hcart::accessor(f));
+  const double omega = 1.0 / 0.8;
+  const std::int64_t sc = static_cast<std::int64_t>(f.stride(0)),
+                     si = static_cast<std::int64_t>(f.stride(1)),
+                     sj = static_cast<std::int64_t>(f.stride(2));
+  using Planes = Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<int>>;
+  using Plain = void (*)(const double*, double*, std::int64_t, std::int64_t, std::int64_t, int, int,
+                         int, int, int, const std::int64_t*, double);
+  auto plain = [&](Plain step) {
+    const double* in = f.data();
+    double* out = g.data();
+    const std::int64_t* offsets = from.data();
+    Kokkos::parallel_for("lbm_plain", Planes(owned.lo[0], owned.hi[0]), [=](int i) {
+      step(in, out, sc, si, sj, i, owned.lo[1], owned.hi[1], owned.lo[2], owned.hi[2], offsets,
+           omega);
+    });
+    hcart::fence("lbm_plain");
+  };
+  std::vector<Variant> variants;
+  if (hcart::host_execution) {
+#ifdef HCART_BENCH_LBM_NATIVE
+    variants.push_back({"plain C loop, -O3 -march=native", [&] { plain(lbm_plain_native); }});
+#endif
+    variants.push_back({"plain C loop, this build's flags", [&] { plain(lbm_plain_default); }});
+  }
+  variants.push_back({"user: for_each_cell, ComponentAccessor", [&] {
+                        hcart::for_each_cell("lbm", owned,
+                                             lbm::StreamCollide<false, false>{hcart::accessor(f),
+                                                                              hcart::accessor(g),
+                                                                              from, omega});
+                        hcart::fence("lbm");
+                      }});
+  variants.front().sweep();
+  Kokkos::deep_copy(reference, g);
+  for (std::size_t v = 1; v < variants.size(); ++v) {
+    Kokkos::deep_copy(g, 0.0);
+    variants[v].sweep();
+    bool same = true;
+    for (int q = 0; q < lbm::kQ; ++q)
+      same = same && same_bits(hcart::component(g, q), hcart::component(reference, q), owned);
+    HCART_CHECK(same, "hcart-bench-user-kernels: '" << variants[v].name << "' differs from '"
+                                                    << variants.front().name << "'");
+  }
+  for (int r = 0; r < repeats; ++r) {
+    for (Variant& variant : variants) {
+      variant.sweep();
+      MPI_Barrier(MPI_COMM_WORLD);
+      const auto t0 = Clock::now();
+      for (int it = 0; it < sweeps; ++it)
+        variant.sweep();
+      variant.times.push_back(slowest(seconds_since(t0)) / sweeps);
+    }
+  }
+  if (env.rank() != 0) return;
+  const double cells = static_cast<double>(size) * size * size;
+  std::printf("\nD3Q19 step (the LBM example), %d^3 periodic, %d ranks   min / median      "
+              "MLUP/s (median)   speed\n",
+              size, env.size());
+  const auto first = stats(variants.front().times);
+  for (const Variant& variant : variants) {
+    const auto t = stats(variant.times);
+    std::printf("  %-40s %8.3f / %8.3f ms  %10.1f      %6.3f\n", variant.name.c_str(), t.min * 1e3,
+                t.median * 1e3, cells / t.median / 1e6, first.median / t.median);
+  }
+}
+
+} // namespace
+
 int main(int argc, char* argv[]) {
   return hcart::run_main(argc, argv, "hcart-bench-user-kernels", [&](hcart::Environment& env) {
     CLI::App app{"a user's kernel against hcart's own, the plain loop and the copy roofline"};
-    int size = 256, repeats = 7, sweeps = 10;
+    int size = 256, repeats = 7, sweeps = 10, lbm_size = 64;
     app.add_option("--size", size, "cells per direction")->capture_default_str();
     app.add_option("--repeats", repeats, "timed repeats")->capture_default_str();
     app.add_option("--sweeps", sweeps, "sweeps per repeat")->capture_default_str();
+    app.add_option("--lbm-size", lbm_size, "cells per direction of the D3Q19 step (0: none)")
+        ->capture_default_str();
     if (!hcart::parse_command_line(app, argc, argv, MPI_COMM_WORLD)) return 0;
     hcart::GridSpec spec;
     spec.global_size = {size, size, size};
@@ -288,6 +398,7 @@ int main(int argc, char* argv[]) {
         }
       }
     }
+    if (lbm_size > 0) lbm_section(env, lbm_size, repeats, sweeps);
     if (env.rank() != 0) return 0;
     const auto n = grid.local_size();
     const auto e = grid.extent();
