@@ -1,8 +1,14 @@
 # Every ```cpp block of the tutorial appears verbatim in its program.
-#   cmake -DDOC=<docs/tutorial.md> -DSOURCE=<heat2d.cpp> -P docs_check_tutorial.cmake
+#   cmake -DDOC=<docs/tutorial.md> -DSOURCE=<heat2d.cpp>[|<more.hpp>] -P docs_check_tutorial.cmake
 cmake_minimum_required(VERSION 3.20)
 file(READ ${DOC} doc)
-file(READ ${SOURCE} source)
+# SOURCE: one file, or several separated by '|' (a block may be in any of them).
+string(REPLACE "|" ";" sources "${SOURCE}")
+set(source "")
+foreach(file ${sources})
+  file(READ ${file} text)
+  string(APPEND source "${text}\n")
+endforeach()
 set(blocks 0)
 while(TRUE)
   string(FIND "${doc}" "```cpp\n" begin)
