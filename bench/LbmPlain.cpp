@@ -1,10 +1,11 @@
 // The LBM example's D3Q19 step (docs/tutorial/D3Q19.hpp) as a plain loop on raw pointers,
 // for hcart-bench-user-kernels. Compiled twice (bench/CMakeLists.txt): with the build's flags
 // (LBM_PLAIN = lbm_plain_default) and with -march=native -ffp-contract=off (lbm_plain_native:
-// what a user compiles by hand; no contraction into fused multiply-adds, so that it computes
-// the same bits as hcart's kernel and the benchmark can check them). Only the lbm:: inline
-// functions are used here, no Kokkos function: nothing compiled with the host's instruction
-// set can be picked by the linker for the other objects.
+// what a user compiles by hand). Both without contraction into fused multiply-adds
+// (-ffp-contract=off), so that they compute the same bits as hcart's kernel and the
+// benchmark can check them. Only lbm:: inline functions are used here, each object's in an
+// inline namespace of its own (LBM_FLAVOUR), and no Kokkos function: the linker cannot take
+// code compiled for the host's instruction set for the other objects.
 #include "D3Q19.hpp"
 
 #include <cstdint>

@@ -1,9 +1,9 @@
 // The periodic self-copy's benchmark (docs/benchmarks.md): one rank, every direction
 // periodic, so the whole exchange is local copies (no MPI), against a plain copy of the same
 // cells as a user writes it.
-//   build/bin/hcart-mpiexec -n 1 build/bin/hcart-bench-self-copy [--size 96] [--fields 19]
-//                                                    [--repeats 7] [--iterations 10]
-// Both fill the same halo cells of `fields` double fields, one layer deep, in Full mode's
+//   build/bin/hcart-mpiexec -n 1 build/bin/hcart-bench-self-copy [--size 96] [--repeats 7]
+//                                                                [--iterations 10]
+// Both fill the same halo cells of 19 double fields, one layer deep, in Full mode's
 // order (x faces over the owned y and z; y over the x halo too; z over everything), so that
 // edges and corners come out the same. The plain copy is three loops per field and direction
 // on raw pointers, both sides in one pass, the outer loop over the host's threads; hcart's is

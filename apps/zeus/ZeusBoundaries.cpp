@@ -7,7 +7,7 @@
 
 namespace hcart::zeus {
 
-void Hydro::boundaries() {
+void Solver::boundaries() {
   auto scope = m_timers.region("boundary");
   SideConditions scalar;
   std::array<SideConditions, 3> velocity;

@@ -11,7 +11,7 @@
 
 namespace hcart::zeus {
 
-double Hydro::time_step() {
+double Solver::time_step() {
   auto scope = m_timers.region("dt");
   const InverseTimeStepSquared kernel{m_d,
                                       m_e,
@@ -41,7 +41,7 @@ double Hydro::time_step() {
 }
 
 template <class Kernel>
-double Hydro::integral(const char* label, const Kernel& kernel) const {
+double Solver::integral(const char* label, const Kernel& kernel) const {
   double local = 0;
   reduce_zones(label, owned_box(), layout(), kernel, local);
   double global = 0;
@@ -50,11 +50,11 @@ double Hydro::integral(const char* label, const Kernel& kernel) const {
   return global * m_dx[0] * m_dx[1] * m_dx[2];
 }
 
-double Hydro::total_mass() const {
+double Solver::total_mass() const {
   return integral("zeus_mass", MassDensity{m_d});
 }
 
-double Hydro::total_energy() const {
+double Solver::total_energy() const {
   return integral("zeus_energy", EnergyDensity{m_d, m_e, {m_v[0], m_v[1], m_v[2]}, offsets()});
 }
 

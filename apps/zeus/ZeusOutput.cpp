@@ -10,7 +10,7 @@
 
 namespace hcart::zeus {
 
-std::vector<std::pair<std::string, Field<double>>> Hydro::named_fields() const {
+std::vector<std::pair<std::string, Field<double>>> Solver::named_fields() const {
   return {{field_names[0], m_d},
           {field_names[1], m_e},
           {field_names[2], m_v[0]},
@@ -18,7 +18,7 @@ std::vector<std::pair<std::string, Field<double>>> Hydro::named_fields() const {
           {field_names[4], m_v[2]}};
 }
 
-std::string Hydro::write_output() {
+std::string Solver::write_output() {
   auto scope = m_timers.region("io");
   const std::string path = apps::numbered_file(m_output.directory, "zeus", m_steps);
   FileMetadata meta = apps::file_metadata("zeus", "output", m_time, m_steps, m_output);
@@ -42,7 +42,7 @@ std::string Hydro::write_output() {
   return path;
 }
 
-std::string Hydro::write_checkpoint() {
+std::string Solver::write_checkpoint() {
   auto scope = m_timers.region("io");
   const std::string path = apps::numbered_file(m_output.directory, "checkpoint", m_steps);
   FileMetadata meta = apps::file_metadata("zeus", "checkpoint", m_time, m_steps, m_output);

@@ -13,7 +13,7 @@
 
 namespace hcart::zeus {
 
-void Hydro::initialise() {
+void Solver::initialise() {
   InitialState init{};
   for (int a = 0; a < 3; ++a) {
     init.lower[a] = m_s.lower[a];
@@ -67,7 +67,7 @@ void Hydro::initialise() {
     Kokkos::deep_copy(m_v[a], v[a]);
 }
 
-void Hydro::restart_from(const std::string& path) {
+void Solver::restart_from(const std::string& path) {
   auto scope = m_timers.region("io");
   const MPI_Comm comm = m_grid.decomposition().comm();
   const FileContents file = inspect_fields(comm, path);

@@ -15,7 +15,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 } // namespace
 
-Hydro::Hydro(const Grid& grid, const Settings& settings, Timers& timers, const Output& output)
+Solver::Solver(const Grid& grid, const Settings& settings, Timers& timers, const Output& output)
     : m_grid(grid), m_s(settings), m_output(output), m_timers(timers),
       m_d(grid.make_field<double>("density")),
       m_e(grid.make_field<double>("energy")), m_v{grid.make_field<double>("velocity_x"),
@@ -35,13 +35,13 @@ Hydro::Hydro(const Grid& grid, const Settings& settings, Timers& timers, const O
   refresh();
 }
 
-void Hydro::refresh() {
+void Solver::refresh() {
   m_halo.exchange(m_d, m_e, m_v[0], m_v[1], m_v[2]);
   apps::account_halo_times(m_timers, m_halo, m_accounted);
   boundaries();
 }
 
-double Hydro::step() {
+double Solver::step() {
   const double dt = time_step();
   source(dt);
   // Directional splitting, the order alternating xyz / zyx from step to step.
@@ -54,12 +54,12 @@ double Hydro::step() {
   return dt;
 }
 
-void Hydro::after_step() {
+void Solver::after_step() {
   if (m_output.every > 0 && m_steps % m_output.every == 0) write_output();
   if (m_output.checkpoint_every > 0 && m_steps % m_output.checkpoint_every == 0) write_checkpoint();
 }
 
-Result Hydro::run(const std::function<void(const Progress&)>& progress) {
+Result Solver::run(const std::function<void(const Progress&)>& progress) {
   Result r;
   const auto t0 = Clock::now();
   auto last = t0;

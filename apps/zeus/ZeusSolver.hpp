@@ -43,10 +43,10 @@ struct Result {
   double seconds = 0; ///< wall time of this run
 };
 
-class Hydro {
+class Solver {
 public:
   /// \brief Sets up the problem's initial state (or continues from output.restart).
-  Hydro(const Grid& grid, const Settings& settings, Timers& timers, const Output& output = {});
+  Solver(const Grid& grid, const Settings& settings, Timers& timers, const Output& output = {});
 
   /// \brief Steps until t_end or max_steps; writes outputs and checkpoints as configured
   /// and the final state.

@@ -5,7 +5,7 @@
 
 namespace hcart::zeus {
 
-void Hydro::source(double dt) {
+void Solver::source(double dt) {
   const Offsets s = offsets();
   const Box owned = owned_box();
   const double gamma = m_s.gamma, q2 = m_s.q_quadratic, q1 = m_s.q_linear;

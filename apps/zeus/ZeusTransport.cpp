@@ -5,7 +5,7 @@
 
 namespace hcart::zeus {
 
-void Hydro::transport(int a, double dt) {
+void Solver::transport(int a, double dt) {
   refresh();
   auto scope = m_timers.region("compute");
   const Offsets s = offsets();

@@ -57,7 +57,7 @@ Report run_once(const zeus::Config& config, bool verbose, int rank,
   options.timings = timings;
   const Decomposition decomp = decompose(MPI_COMM_WORLD, config.spec, options, config.deck);
   const Grid grid(decomp);
-  zeus::Hydro hydro(grid, config.settings, timers, config.output);
+  zeus::Solver hydro(grid, config.settings, timers, config.output);
   const double t_end = config.settings.t_end;
   auto progress = [&](const zeus::Progress& p) {
     if (rank != 0 || !verbose) return;

@@ -14,7 +14,15 @@
 #include <type_traits>
 #include <utility>
 
+// A program compiles this header once; the benchmark compiles it into objects with other
+// instruction sets too (bench/LbmPlain.cpp), each in an inline namespace of its own
+// (LBM_FLAVOUR), so that the linker never takes one object's copy of a function for another.
+#ifndef LBM_FLAVOUR
+#define LBM_FLAVOUR flavour_default
+#endif
+
 namespace lbm {
+inline namespace LBM_FLAVOUR {
 
 constexpr int kQ = 19;
 
@@ -116,4 +124,5 @@ Kokkos::Array<std::int64_t, kQ> pull_offsets(const Accessor& f) {
   return from;
 }
 
+} // namespace LBM_FLAVOUR
 } // namespace lbm

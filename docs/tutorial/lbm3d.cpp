@@ -71,6 +71,7 @@ int main(int argc, char* argv[]) {
     double tau = 0.8, amplitude = 1e-3, tolerance = 2e-3;
     bool walls = false;
     std::string strategy = "hierarchical", output, restart, checkpoint;
+    std::array<int, 3> dims{0, 0, 0};
     app.add_option("--size", size, "cells in x, y and z (e.g. 32,32,16)")
         ->delimiter(',')
         ->capture_default_str();
@@ -81,6 +82,8 @@ int main(int argc, char* argv[]) {
     app.add_option("--amplitude", amplitude, "the shear wave's velocity")->capture_default_str();
     app.add_flag("--walls", walls, "bounce-back walls on the y sides instead of periodic");
     app.add_option("--strategy", strategy, "hcart's decomposition strategy")->capture_default_str();
+    app.add_option("--dims", dims, "ranks per direction (e.g. 1,3,1; the manual strategy)")
+        ->delimiter(',');
     app.add_option("--output", output, "an HDF5 file for the populations at the end");
     app.add_option("--checkpoint", checkpoint, "an HDF5 checkpoint written at --checkpoint-at");
     app.add_option("--checkpoint-at", checkpoint_at, "the step of the checkpoint");
@@ -102,7 +105,8 @@ int main(int argc, char* argv[]) {
     spec.halo_width = {1, 1, 1};
     spec.periodic = {true, !walls, true};
     hcart::DecompositionOptions options;
-    options.strategy = hcart::parse_strategy(strategy);
+    options.strategy = dims[0] > 0 ? hcart::Strategy::Manual : hcart::parse_strategy(strategy);
+    options.dims = dims;
     options.traffic = {kQ * static_cast<int>(sizeof(double)), /*corners=*/true};
     const hcart::Decomposition decomp(MPI_COMM_WORLD, spec, options);
     const hcart::Grid grid(decomp);
@@ -153,11 +157,6 @@ int main(int argc, char* argv[]) {
       if (hi > lo)
         hcart::for_each_cell("lbm", rows(lo, hi),
                              lbm::StreamCollide<false, false>{a, b, from, omega});
-      if (wall_below && owned.extent(1) == 1) {
-        hcart::for_each_cell("lbm_walls", rows(owned.lo[1], owned.hi[1]),
-                             lbm::StreamCollide<true, true>{a, b, from, omega});
-        return;
-      }
       if (wall_below)
         hcart::for_each_cell("lbm_wall", rows(owned.lo[1], owned.lo[1] + 1),
                              lbm::StreamCollide<true, false>{a, b, from, omega});

@@ -1,5 +1,6 @@
 # docs/tutorial/lbm3d.cpp (the LBM example, docs/lbm.md) gives bitwise the same populations
-# on 1 rank and on 3 and 4 ranks with three strategies, periodic and with walls; and a run
+# on 1 rank and on 3 and 4 ranks with three strategies, periodic and with walls, and with
+# one row per rank between walls; and a run
 # that stops at a checkpoint and restarts from it on another rank count ends with the same
 # bits as the straight run. Every run also passes its own check of the viscosity.
 #   cmake -DPROGRAM=<lbm3d> -DCOMPARE=<hcart-compare> -DLAUNCH="mpiexec|-n" -DLAUNCH_TAIL="..."
@@ -37,6 +38,13 @@ foreach(walls "" "--walls")
     same(${SCRATCH}/${tag}-one.h5 ${SCRATCH}/${tag}-${other}.h5 "${tag}: 1 rank against ${other}")
   endforeach()
 endforeach()
+# One row per rank between the walls (3 ranks stacked in y): the bottom rank's row touches
+# the lower wall only, the top rank's the upper one, the middle rank's neither.
+set(common --size 8,3,6 --steps 20 --tolerance 10)
+run(rows-one 1 --walls --output ${SCRATCH}/rows-one.h5)
+run(rows-three 3 --walls --dims 1,3,1 --output ${SCRATCH}/rows-three.h5)
+same(${SCRATCH}/rows-one.h5 ${SCRATCH}/rows-three.h5 "one row per rank between walls")
+set(common --size 20,24,12 --steps 60 --tolerance 0.05)
 # Stop at step 30 on 2 ranks, restart on 3: the straight run's bits.
 run(first-half 2 --walls --checkpoint ${SCRATCH}/checkpoint.h5 --checkpoint-at 30
     --output ${SCRATCH}/unused.h5)

@@ -49,11 +49,11 @@ struct Simulation {
   std::unique_ptr<Decomposition> decomp;
   std::unique_ptr<Grid> grid;
   Timers timers;
-  std::unique_ptr<zeus::Hydro> hydro;
+  std::unique_ptr<zeus::Solver> hydro;
   Simulation(MPI_Comm comm, const zeus::Config& c, long steps = -1) {
     decomp = std::make_unique<Decomposition>(comm, c.spec, c.decomposition);
     grid = std::make_unique<Grid>(*decomp);
-    hydro = std::make_unique<zeus::Hydro>(*grid, c.settings, timers, c.output);
+    hydro = std::make_unique<zeus::Solver>(*grid, c.settings, timers, c.output);
     if (steps >= 0) {
       for (long s = 0; s < steps; ++s)
         hydro->step();

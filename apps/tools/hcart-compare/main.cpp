@@ -161,14 +161,15 @@ int compare(int argc, char** argv, Environment& env) {
     }
   }
   apps::Table table(
-      {"field", "cells", "bitwise", "max |a-b|", "at", "max relative", "at", "beyond tolerance"});
-  int equal = 0;
+      {"field", "values", "bitwise", "max |a-b|", "at", "max relative", "at", "beyond tolerance"});
+  int equal = 0, mismatched = 0;
   for (const auto& name : names) {
     const int components = components_of(a, name);
     if (components != components_of(b, name)) {
       std::cout << "field '" << name << "': " << components << " | " << components_of(b, name)
                 << " components: cannot be compared\n";
       same = false;
+      ++mismatched;
       continue;
     }
     const FieldDifference d = compare_field(name, read_whole_field(first, name),
@@ -187,8 +188,8 @@ int compare(int argc, char** argv, Environment& env) {
   }
   if (with_metadata && !meta.empty()) same = false;
   std::cout << "hcart-compare: " << (same ? "the same" : "different") << " ("
-            << (bitwise ? "bitwise" : "values") << "; " << names.size() << " fields compared, "
-            << equal << " bitwise equal";
+            << (bitwise ? "bitwise" : "values") << "; " << names.size() - mismatched
+            << " fields compared, " << equal << " bitwise equal";
   if (!bitwise) {
     std::cout << "; tolerance " << number(tolerance) << ", relative " << number(relative)
               << (tolerance == 0 && relative == 0 ? ": equal values, -0 = +0" : "");

@@ -219,7 +219,7 @@ struct CopyRows {
       });
       break;
     case CopyKind::LocalPair:
-      if (bytes == 8) { // a z face of doubles: a word each side, nothing else per row
+      if (bytes == 8 && e == 8) { // a z face of doubles: a word each side, nothing else
         walk(it, r0, r1, bytes, [&](unsigned char* at, unsigned char* at2, unsigned char*) {
           *reinterpret_cast<word8*>(at + to) = *reinterpret_cast<const word8*>(at);
           *reinterpret_cast<word8*>(at2 + to2) = *reinterpret_cast<const word8*>(at2);

@@ -494,9 +494,6 @@ void HaloExchanger::post_first_phase() {
 void HaloExchanger::make_binding(HaloBinding& binding, HaloWidth width) {
   HCART_CHECK(!m_in_flight, "hcart::HaloExchanger::bind: an exchange is in flight; call "
                             "finish() first");
-  HCART_CHECK(binding.m_fields.size() <= static_cast<std::size_t>(impl::kMaxHaloFields),
-              "hcart::HaloExchanger::bind: " << binding.m_fields.size() << " fields, at most "
-                                             << impl::kMaxHaloFields);
   const auto t0 = Clock::now();
   m_layers = width.layers;
   m_width_problem.clear();
@@ -604,10 +601,10 @@ void HaloExchanger::begin_phase(std::size_t p) {
       const auto cells = static_cast<std::size_t>(m.send_box.cells());
       for (std::size_t f = 0; f < m_slot_bytes.size(); ++f) {
         m_requests.emplace_back();
-        HCART_MPI_CHECK(MPI_Isend(state.send + segment,
-                                  static_cast<int>(cells * m_slot_bytes[f]), MPI_BYTE,
-                                  peers[q].rank, m.send_tag + 27 * static_cast<int>(f + 1),
-                                  m_now_comm, &m_requests.back()));
+        HCART_MPI_CHECK(MPI_Isend(state.send + segment, static_cast<int>(cells * m_slot_bytes[f]),
+                                  MPI_BYTE, peers[q].rank,
+                                  m.send_tag + 27 * static_cast<int>(f + 1), m_now_comm,
+                                  &m_requests.back()));
         segment += aligned(cells * m_slot_bytes[f]);
       }
     }
@@ -680,20 +677,22 @@ void HaloBinding::start() {
   HCART_CHECK(m_exchanger != nullptr, "hcart::HaloBinding::start: an empty binding (made by "
                                       "HaloExchanger::bind, or moved from)");
   m_exchanger->start_binding(*this);
+  m_started = true;
 }
 
 void HaloBinding::finish() {
-  HCART_CHECK(m_exchanger != nullptr && m_exchanger->m_in_flight && m_exchanger->m_flight == m_id,
-              "hcart::HaloBinding::finish: this binding has no exchange in flight; call "
-              "start() first");
+  HCART_CHECK(m_started, "hcart::HaloBinding::finish: this binding has no exchange in flight; "
+                         "call start() first");
+  m_started = false;
   m_exchanger->complete_exchange();
 }
 
 HaloBinding::HaloBinding(HaloBinding&& other) noexcept
     : m_exchanger(other.m_exchanger), m_fields(std::move(other.m_fields)), m_layers(other.m_layers),
-      m_id(other.m_id), m_comm(other.m_comm) {
+      m_id(other.m_id), m_comm(other.m_comm), m_started(other.m_started) {
   other.m_exchanger = nullptr;
   other.m_comm = MPI_COMM_NULL;
+  other.m_started = false;
 }
 
 HaloBinding& HaloBinding::operator=(HaloBinding&& other) noexcept {
@@ -704,8 +703,10 @@ HaloBinding& HaloBinding::operator=(HaloBinding&& other) noexcept {
     m_layers = other.m_layers;
     m_id = other.m_id;
     m_comm = other.m_comm;
+    m_started = other.m_started;
     other.m_exchanger = nullptr;
     other.m_comm = MPI_COMM_NULL;
+    other.m_started = false;
   }
   return *this;
 }
@@ -715,9 +716,11 @@ HaloBinding::~HaloBinding() {
 }
 
 // Completes an exchange of this binding still in flight (errors are lost: a destructor),
-// and frees the communicator.
+// and frees the communicator. The exchanger is touched only then: an idle binding may be
+// destroyed after it.
 void HaloBinding::release() noexcept {
-  if (m_exchanger != nullptr && m_exchanger->m_in_flight && m_exchanger->m_flight == m_id) {
+  if (m_started) {
+    m_started = false;
     try {
       m_exchanger->complete_exchange();
     } catch (...) {

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <vector>
 
 namespace hcart {
@@ -166,7 +167,20 @@ void write_fields(const std::string& path, const Grid& grid, const std::vector<N
   const std::string temporary = path + ".tmp";
   const QuietHdf5 quiet;
   bool collective = false;
+  // Every rank must create the same datasets: the number of fields, their names and their
+  // components, compared through a signature's smallest and largest value over the ranks.
+  std::size_t signature = fields.size();
+  for (const NamedField& named : fields) {
+    signature = signature * 1000003u ^ std::hash<std::string>()(named.name);
+    signature = signature * 1000003u ^
+                (named.has_components() ? named.components.extent(0) + 1 : std::size_t(0));
+  }
+  long long range[2] = {static_cast<long long>(signature >> 2),
+                        -static_cast<long long>(signature >> 2)};
+  HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, range, 2, MPI_LONG_LONG, MPI_MAX, comm));
   agree_on_errors(comm, [&] {
+    HCART_REQUIRE(range[0] == -range[1], "hcart::write_fields: the ranks passed different fields "
+                                         "(their number, names or components differ)");
     collective = collective_transfers();
     for (const NamedField& named : fields) {
       HCART_REQUIRE(!named.name.empty() && named.name.find('/') == std::string::npos,
@@ -220,10 +234,9 @@ void write_fields(const std::string& path, const Grid& grid, const std::vector<N
       // A field: the mesh's shape; with N components: N x the mesh, a component at a time.
       const int count = named.has_components() ? static_cast<int>(named.components.extent(0)) : 0;
       const hsize_t shape[4] = {hsize_t(count), hsize_t(g[0]), hsize_t(g[1]), hsize_t(g[2])};
-      Hdf5Handle file_space(
-          HCART_HDF5_CHECK(count > 0 ? H5Screate_simple(4, shape, nullptr)
-                                     : H5Screate_simple(3, shape + 1, nullptr)),
-          H5Sclose);
+      Hdf5Handle file_space(HCART_HDF5_CHECK(count > 0 ? H5Screate_simple(4, shape, nullptr)
+                                                       : H5Screate_simple(3, shape + 1, nullptr)),
+                            H5Sclose);
       Hdf5Handle dataset(
           HCART_HDF5_CHECK(H5Dcreate2(group.get(), named.name.c_str(), H5T_NATIVE_DOUBLE,
                                       file_space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)),
@@ -385,10 +398,10 @@ void read_into(const std::string& path, const Grid& grid, const std::string& nam
                                             "hcart::ComponentField");
     } else {
       const auto wanted = static_cast<int>(components->extent(0));
-      HCART_REQUIRE(count == wanted, "file '" << path << "': field '" << name << "' has "
-                                              << (count == 0 ? std::string("no")
-                                                             : std::to_string(count))
-                                              << " components, the field read into " << wanted);
+      HCART_REQUIRE(count == wanted, "file '"
+                                         << path << "': field '" << name << "' has "
+                                         << (count == 0 ? std::string("no") : std::to_string(count))
+                                         << " components, the field read into " << wanted);
     }
     HCART_REQUIRE(contents.mesh == grid.global_size(),
                   "file '" << path << "': mesh " << contents.mesh[0] << "x" << contents.mesh[1]

@@ -75,8 +75,11 @@ public:
   /// too small for the ranks.
   Decomposition(MPI_Comm comm, const GridSpec& spec, const DecompositionOptions& options = {});
 
-  Decomposition(Decomposition&&) noexcept = default;
-  Decomposition& operator=(Decomposition&&) noexcept = default;
+  // Neither copied nor moved: a Grid keeps a pointer to its decomposition, which a move
+  // would leave dangling. (A function can still return one: C++17 elides the move of a
+  // returned temporary, as hcart::decompose does.)
+  Decomposition(Decomposition&&) = delete;
+  Decomposition& operator=(Decomposition&&) = delete;
   Decomposition(const Decomposition&) = delete;
   Decomposition& operator=(const Decomposition&) = delete;
   ~Decomposition() = default;

@@ -120,8 +120,9 @@ struct HaloTimes {
 /// What it asks in return, as an MPI collective does: every rank exchanges the same binding
 /// at the same point of the program. (Each binding has its own communicator: ranks that
 /// exchange different bindings wait for each other, they never read each other's messages.)
-/// A code that swaps fields (u and u_new) binds each arrangement once. A binding must not
-/// outlive its exchanger; it can be moved, not copied.
+/// A code that swaps fields (u and u_new) binds each arrangement once. A binding is used
+/// while its exchanger lives (an idle one may be destroyed after it); it can be moved, not
+/// copied.
 class HaloBinding {
 public:
   HaloBinding() = default; ///< binds nothing; exchange() throws
@@ -157,6 +158,7 @@ private:
   int m_layers = 0;
   long m_id = 0; // the exchanger's number for it (1, 2, ...): which exchange is in flight
   MPI_Comm m_comm = MPI_COMM_NULL;
+  bool m_started = false; // between start() and finish()
 };
 
 class HaloExchanger {
@@ -326,13 +328,13 @@ private:
   WidthPlan* m_default = nullptr;                          // HaloOptions::width's
   WidthPlan* m_current = nullptr;                          // the width of the exchange now
   std::vector<std::unique_ptr<impl::BoundField>> m_fields; // start()'s, reused call to call
-  std::vector<impl::BoundField*> m_now; // the fields of the exchange now (start's or a binding's)
-  std::size_t m_bound = 0;              // m_now.size()
+  std::vector<impl::BoundField*> m_now;  // the fields of the exchange now (start's or a binding's)
+  std::size_t m_bound = 0;               // m_now.size()
   std::vector<std::size_t> m_slot_bytes; // per value of a cell (a field's, or a component's)
-  MPI_Comm m_now_comm = MPI_COMM_NULL;  // its communicator: m_comm, or the binding's
-  long m_flight = 0;                    // the binding in flight (its m_id), 0 for start()'s
-  long m_bindings = 0;                  // bindings made
-  const Copies* m_active = nullptr;     // the copy lists of the width and fields bound now
+  MPI_Comm m_now_comm = MPI_COMM_NULL;   // its communicator: m_comm, or the binding's
+  long m_flight = 0;                     // the binding in flight (its m_id), 0 for start()'s
+  long m_bindings = 0;                   // bindings made
+  const Copies* m_active = nullptr;      // the copy lists of the width and fields bound now
   std::vector<std::unique_ptr<PhaseState>> m_states;
   impl::FieldRefs m_refs;
   LoopPattern m_pattern = default_loop_pattern;

@@ -102,9 +102,13 @@ struct HaloArgument<ComponentField<T>> : std::is_arithmetic<T> {
   using Bound = BoundComponentsOf<T>;
   static std::size_t count(const ComponentField<T>&) { return 1; }
 };
-template <class F>
-struct HaloArgument<std::vector<F>> : HaloArgument<F> {
-  static std::size_t count(const std::vector<F>& list) { return list.size(); }
+template <class T>
+struct HaloArgument<std::vector<Field<T>>> : HaloArgument<Field<T>> {
+  static std::size_t count(const std::vector<Field<T>>& list) { return list.size(); }
+};
+template <class T>
+struct HaloArgument<std::vector<ComponentField<T>>> : HaloArgument<ComponentField<T>> {
+  static std::size_t count(const std::vector<ComponentField<T>>& list) { return list.size(); }
 };
 template <class... F>
 constexpr bool halo_arguments = (HaloArgument<F>::value && ...);
