@@ -8,8 +8,8 @@
 
 namespace hcart::apps {
 
-GridIdentity identity_of(const Decomposition& decomp) {
-  GridIdentity id;
+DecompositionIdentity identity_of(const Decomposition& decomp) {
+  DecompositionIdentity id;
   id.dims = decomp.dims();
   int size = 0;
   HCART_MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &size));
@@ -26,7 +26,7 @@ Spread spread(std::vector<double> values) {
   return {values.front(), values[values.size() / 2]};
 }
 
-std::vector<int> same_grid_as(const std::vector<GridIdentity>& grids) {
+std::vector<int> same_grid_as(const std::vector<DecompositionIdentity>& grids) {
   std::vector<int> same(grids.size(), -1);
   for (std::size_t k = 0; k < grids.size(); ++k) {
     for (std::size_t e = 0; e < k && same[k] < 0; ++e) {

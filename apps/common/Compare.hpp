@@ -20,16 +20,16 @@
 namespace hcart::apps {
 
 /// \brief What identifies a decomposition: dims and every world rank's Cartesian rank.
-struct GridIdentity {
+struct DecompositionIdentity {
   std::array<int, 3> dims{};
   std::vector<int> cart_rank_of_world;
-  bool operator==(const GridIdentity& other) const {
+  bool operator==(const DecompositionIdentity& other) const {
     return dims == other.dims && cart_rank_of_world == other.cart_rank_of_world;
   }
 };
 
 /// \brief The identity of `decomp` (collective over MPI_COMM_WORLD).
-GridIdentity identity_of(const Decomposition& decomp);
+DecompositionIdentity identity_of(const Decomposition& decomp);
 
 /// \brief min and median of some values (0, 0 when there are none).
 struct Spread {
@@ -64,13 +64,13 @@ std::vector<std::vector<Report>> run_in_turn(const std::vector<Strategy>& strate
 }
 
 /// \brief For every strategy, the index of the first one before it with the same grid, or -1.
-std::vector<int> same_grid_as(const std::vector<GridIdentity>& grids);
+std::vector<int> same_grid_as(const std::vector<DecompositionIdentity>& grids);
 
 /// \brief "12.3%" saving of `value` against `baseline` (time: positive is faster).
 std::string saving_text(double value, double baseline);
 
 /// \brief The table of compare mode: a column per strategy over its repeated runs. Report
-/// has `strategy`, `grid` (a GridIdentity) and `result.seconds`.
+/// has `strategy`, `grid` (a DecompositionIdentity) and `result.seconds`.
 template <class Report>
 class ComparisonTable {
 public:
@@ -118,8 +118,8 @@ private:
       h.push_back(repeats.front().strategy);
     return h;
   }
-  static std::vector<GridIdentity> grids(const std::vector<std::vector<Report>>& runs) {
-    std::vector<GridIdentity> g;
+  static std::vector<DecompositionIdentity> grids(const std::vector<std::vector<Report>>& runs) {
+    std::vector<DecompositionIdentity> g;
     for (const auto& repeats : runs)
       g.push_back(repeats.front().grid);
     return g;

@@ -23,7 +23,7 @@ struct RunReport {
   std::string strategy, machine, machine_source;
   std::vector<std::string> notes;
   std::array<int, 3> dims{};
-  apps::GridIdentity grid; ///< dims and placement, to tell identical decompositions apart
+  apps::DecompositionIdentity grid; ///< dims and placement, to tell identical decompositions apart
   std::vector<std::array<int, 3>> level_factors;
   std::string layout;    ///< Plan::describe_layout(): level factors, node boxes or world order
   std::string chosen_by; ///< Plan::chosen_by: which rule chose the plan

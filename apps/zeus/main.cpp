@@ -33,7 +33,7 @@ struct Report {
   std::string strategy, machine;
   std::vector<std::string> notes;
   std::array<int, 3> dims{};
-  apps::GridIdentity grid; ///< dims and placement, to tell identical decompositions apart
+  apps::DecompositionIdentity grid; ///< dims and placement, to tell identical decompositions apart
   std::vector<std::array<int, 3>> level_factors;
   std::string layout;    ///< Plan::describe_layout()
   std::string chosen_by; ///< Plan::chosen_by

@@ -55,7 +55,7 @@ using namespace hcart;
 
 struct Measurement {
   std::string method;
-  apps::GridIdentity grid;            // the process grid and every rank's place on it
+  apps::DecompositionIdentity grid;            // the process grid and every rank's place on it
   std::vector<long long> level_bytes; // per exchange, all ranks; machine levels then self
   std::vector<LevelLoad> loads;       // per machine level: the busiest unit, the busiest rank
   double predicted = 0;               // the time model's seconds per exchange (--machine-file)
@@ -280,7 +280,7 @@ int main(int argc, char* argv[]) {
         decomps.push_back(std::move(d));
       }
       if (skipped.empty()) {
-        std::vector<apps::GridIdentity> grids;
+        std::vector<apps::DecompositionIdentity> grids;
         for (const Measurement& m : row)
           grids.push_back(m.grid);
         const std::vector<int> same = apps::same_grid_as(grids);
