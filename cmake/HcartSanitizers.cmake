@@ -10,6 +10,11 @@ include_guard(GLOBAL)
 set(HCART_SANITIZER_ENV_UNIT "")
 set(HCART_SANITIZER_ENV_MPI "")
 if(HCART_ENABLE_SANITIZERS)
+  # No AVX2 clones of the host rows in a sanitizer build: they are the same source compiled
+  # twice, and the launcher's clones are flattened (every call inlined), which under the
+  # sanitizers' instrumentation made one large kernel (the LBM example's) compile for more
+  # than ten minutes instead of under one (docs/testing.md, "Sanitizers").
+  add_compile_definitions(HCART_NO_HOST_CLONES)
   set(_ubsan "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
   set(HCART_SANITIZER_ENV_UNIT "ASAN_OPTIONS=detect_leaks=1:abort_on_error=1" "${_ubsan}")
   set(HCART_SANITIZER_ENV_MPI "ASAN_OPTIONS=detect_leaks=0:abort_on_error=1" "${_ubsan}")
