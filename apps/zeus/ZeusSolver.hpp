@@ -11,7 +11,8 @@
 // The solver in files by concept: ZeusProblem.cpp (initial states, restart),
 // ZeusBoundaries.cpp (physical boundaries), ZeusSource.cpp (the source step),
 // ZeusTransport.cpp (the transport step), ZeusDiagnostics.cpp (time step, totals),
-// ZeusOutput.cpp (field files, checkpoints), ZeusSolver.cpp (the run loop); the kernels of
+// ZeusOutput.cpp (field files, checkpoints), ZeusSolver.cpp (the run loop), and, for the
+// program, ZeusReport.cpp (a run's report and compare mode's table); the kernels of
 // each are functors in the Zeus*Kernels.hpp of the same name (ZeusLoops.hpp says how they
 // see the fields), their arithmetic in ZeusPointUpdates.hpp.
 #pragma once
