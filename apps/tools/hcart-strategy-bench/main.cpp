@@ -55,7 +55,7 @@ using namespace hcart;
 
 struct Measurement {
   std::string method;
-  apps::DecompositionIdentity grid;            // the process grid and every rank's place on it
+  apps::DecompositionIdentity grid;   // the process grid and every rank's place on it
   std::vector<long long> level_bytes; // per exchange, all ranks; machine levels then self
   std::vector<LevelLoad> loads;       // per machine level: the busiest unit, the busiest rank
   double predicted = 0;               // the time model's seconds per exchange (--machine-file)

@@ -53,11 +53,11 @@ void Grid::throw_misfit(const char* who, const std::string& label,
                         const std::array<std::size_t, 3>& extents, long long components) const {
   const std::string count =
       components < 0 ? "" : " (" + std::to_string(components) + " components)";
-  throw InputError(std::string(who) + ": field '" + label + "' has extents " +
-                   std::to_string(extents[0]) + "x" + std::to_string(extents[1]) + "x" +
-                   std::to_string(extents[2]) + count + ", expected the grid's " +
-                   std::to_string(m_extent[0]) + "x" + std::to_string(m_extent[1]) + "x" +
-                   std::to_string(m_extent[2]) + (components == 0 ? " and 1 component or more" : ""));
+  throw InputError(
+      std::string(who) + ": field '" + label + "' has extents " + std::to_string(extents[0]) + "x" +
+      std::to_string(extents[1]) + "x" + std::to_string(extents[2]) + count +
+      ", expected the grid's " + std::to_string(m_extent[0]) + "x" + std::to_string(m_extent[1]) +
+      "x" + std::to_string(m_extent[2]) + (components == 0 ? " and 1 component or more" : ""));
 }
 
 void Grid::require_components(const std::string& name, int components) {

@@ -181,12 +181,16 @@ void HaloExchanger::begin_binding(std::size_t count, HaloWidth width) {
   m_bound = count;
 }
 
-// The values of a cell the exchange moves, one per field or component: the packer's slots.
-void HaloExchanger::collect_slots() {
+// The fields of the exchange now (m_now: start()'s, or a binding's), and the values of a
+// cell it moves, one per field or component: the packer's slots (m_slot_bytes). Allocates
+// nothing within kMaxHaloFields.
+void HaloExchanger::use_fields(const std::unique_ptr<impl::BoundField>* fields, std::size_t count) {
+  m_now.clear();
   m_slot_bytes.clear();
-  for (std::size_t f = 0; f < m_bound; ++f) {
-    for (int c = 0; c < m_now[f]->components(); ++c)
-      m_slot_bytes.push_back(m_now[f]->elem_bytes());
+  for (std::size_t f = 0; f < count; ++f) {
+    m_now.push_back(fields[f].get());
+    for (int c = 0; c < fields[f]->components(); ++c)
+      m_slot_bytes.push_back(fields[f]->elem_bytes());
   }
 }
 
@@ -194,7 +198,6 @@ void HaloExchanger::collect_slots() {
 // (m_problem: the width's, or the first field that does not fit the grid) and the values to
 // reduce (m_check). Returns the signature.
 long long HaloExchanger::local_check() {
-  collect_slots();
   m_problem = m_width_problem;
   if (m_problem.empty() && m_slot_bytes.size() > static_cast<std::size_t>(impl::kMaxHaloFields)) {
     m_problem = "hcart::HaloExchanger: " + std::to_string(m_slot_bytes.size()) +
@@ -202,7 +205,7 @@ long long HaloExchanger::local_check() {
                 "most " +
                 std::to_string(impl::kMaxHaloFields);
   }
-  for (std::size_t f = 0; f < m_bound && m_problem.empty(); ++f) {
+  for (std::size_t f = 0; f < m_now.size() && m_problem.empty(); ++f) {
     try {
       m_now[f]->require_fits(*m_grid, "hcart::HaloExchanger");
     } catch (const InputError& e) {
@@ -212,8 +215,8 @@ long long HaloExchanger::local_check() {
   }
   // The signature (type_info::hash_code hashes the type's name: the same in every process
   // of one program).
-  std::size_t signature = m_bound;
-  for (std::size_t f = 0; f < m_bound; ++f) {
+  std::size_t signature = m_now.size();
+  for (std::size_t f = 0; f < m_now.size(); ++f) {
     signature = (signature * 1000003u) ^ m_now[f]->type().hash_code();
     signature = (signature * 1000003u) ^ m_now[f]->elem_bytes();
     signature = (signature * 1000003u) ^ static_cast<std::size_t>(m_now[f]->components());
@@ -450,9 +453,7 @@ void HaloExchanger::prepare() {
 }
 
 void HaloExchanger::start_bound() {
-  m_now.clear();
-  for (std::size_t f = 0; f < m_bound; ++f)
-    m_now.push_back(m_fields[f].get());
+  use_fields(m_fields.data(), m_bound);
   m_now_comm = m_comm;
   m_flight = 0;
   check_fields();
@@ -468,7 +469,7 @@ void HaloExchanger::post_first_phase() {
   try {
     prepare();
     std::size_t slot = 0; // (a rank with a problem packs nothing: its refs are not read)
-    for (std::size_t f = 0; f < m_bound && m_problem.empty(); ++f) {
+    for (std::size_t f = 0; f < m_now.size() && m_problem.empty(); ++f) {
       for (int c = 0; c < m_now[f]->components(); ++c)
         m_refs[slot++] = m_now[f]->ref(c);
     }
@@ -502,10 +503,7 @@ void HaloExchanger::make_binding(HaloBinding& binding, HaloWidth width) {
   } catch (const InputError& e) {
     m_width_problem = e.what();
   }
-  m_now.clear();
-  for (const auto& field : binding.m_fields)
-    m_now.push_back(field.get());
-  m_bound = m_now.size();
+  use_fields(binding.m_fields.data(), binding.m_fields.size());
   local_check();
   HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, m_check, 3, MPI_LONG_LONG, MPI_MAX, m_comm));
   m_times.check += seconds_since(t0);
@@ -523,11 +521,7 @@ void HaloExchanger::start_binding(const HaloBinding& binding) {
   WidthPlan* plan = &plan_of(binding.m_layers); // made at bind()
   if (plan != m_current) m_active = nullptr;
   m_current = plan;
-  m_now.clear();
-  for (const auto& field : binding.m_fields)
-    m_now.push_back(field.get());
-  m_bound = m_now.size();
-  collect_slots();
+  use_fields(binding.m_fields.data(), binding.m_fields.size());
   m_now_comm = binding.m_comm;
   m_flight = binding.m_id;
   m_problem.clear();

@@ -32,9 +32,8 @@ struct CountNonFinite {
 
 // After a reduction that found a field not fitting the grid on some rank: the same
 // InputError on every rank (collective: printed once).
-template <class T>
-[[noreturn]] void throw_misfit_everywhere(const Grid& grid, const Field<T>& field,
-                                          const char* who) {
+template <class F> // a Field or a ComponentField
+[[noreturn]] void throw_misfit_everywhere(const Grid& grid, const F& field, const char* who) {
   try {
     grid.require_fits(field, who); // this rank's field: the detailed message
   } catch (InputError& e) {
@@ -78,18 +77,7 @@ std::int64_t count_non_finite(const Grid& grid, const ComponentField<T>& field) 
   long long global[2] = {0, 0};
   HCART_MPI_CHECK(
       MPI_Allreduce(local, global, 2, MPI_LONG_LONG, MPI_SUM, grid.decomposition().comm()));
-  if (global[1] > 0) {
-    try {
-      grid.require_fits(field, "hcart::count_non_finite");
-    } catch (InputError& e) {
-      e.set_collective(true);
-      throw;
-    }
-    InputError error("hcart::count_non_finite: field '" + field.label() +
-                     "' does not have the grid's extents on some rank");
-    error.set_collective(true);
-    throw error;
-  }
+  if (global[1] > 0) impl::throw_misfit_everywhere(grid, field, "hcart::count_non_finite");
   return global[0];
 }
 

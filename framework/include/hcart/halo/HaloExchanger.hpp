@@ -301,7 +301,7 @@ private:
     for (const F& field : list)
       add_to_binding(binding, field);
   }
-  void collect_slots();
+  void use_fields(const std::unique_ptr<impl::BoundField>* fields, std::size_t count);
   WidthPlan& plan_of(int layers);
   void make_binding(HaloBinding& binding, HaloWidth width);
   void start_binding(const HaloBinding& binding);
@@ -329,7 +329,7 @@ private:
   WidthPlan* m_current = nullptr;                          // the width of the exchange now
   std::vector<std::unique_ptr<impl::BoundField>> m_fields; // start()'s, reused call to call
   std::vector<impl::BoundField*> m_now;  // the fields of the exchange now (start's or a binding's)
-  std::size_t m_bound = 0;               // m_now.size()
+  std::size_t m_bound = 0;               // fields start() bound into m_fields
   std::vector<std::size_t> m_slot_bytes; // per value of a cell (a field's, or a component's)
   MPI_Comm m_now_comm = MPI_COMM_NULL;   // its communicator: m_comm, or the binding's
   long m_flight = 0;                     // the binding in flight (its m_id), 0 for start()'s

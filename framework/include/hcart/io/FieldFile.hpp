@@ -8,14 +8,13 @@
 //   hcart::write_fields("out/lbm.h5", grid, {{"f", f}}, meta);   // f: a ComponentField
 //
 // Writing is collective: one dataset per field of the global size (a field with N components:
-// N x the global size), each rank writing its owned block as one hyperslab. The files are created, opened and described collectively;
-// the data move with independent MPI-IO transfers by default, collective ones with
-// HCART_HDF5_TRANSFER=collective (docs/output.md says why). The file is written as
-// `path.tmp` and renamed to `path` only when complete and closed on every rank, so a crash
-// never leaves a half-written file under the final name and never destroys the last good
-// one. Reading checks the file first (format tag, mesh, dataset shapes) and refuses a
-// missing, truncated or foreign file with an hcart::InputError on every rank, before any
-// data is read.
+// N x the global size), each rank writing its owned block as one hyperslab. The files are created,
+// opened and described collectively; the data move with independent MPI-IO transfers by default,
+// collective ones with HCART_HDF5_TRANSFER=collective (docs/output.md says why). The file is
+// written as `path.tmp` and renamed to `path` only when complete and closed on every rank, so a
+// crash never leaves a half-written file under the final name and never destroys the last good one.
+// Reading checks the file first (format tag, mesh, dataset shapes) and refuses a missing, truncated
+// or foreign file with an hcart::InputError on every rank, before any data is read.
 #pragma once
 
 #include <hcart/grid/Field.hpp>
