@@ -129,8 +129,7 @@ case_halo() {
   local spec nodes rpn map
   for spec in "2 3 slot" "4 1 node" "2 2 node" "3 3,2,1 node"; do
     read -r nodes rpn map <<<"$spec"
-    HCART_TEST_HALO_TRIALS=48 run_on "$nodes" "$rpn" "$map" "$scratch/halo-$nodes-$rpn-$map.log" \
-      --mpirun-flag -x --mpirun-flag HCART_TEST_HALO_TRIALS -- "$halo" ||
+    run_on "$nodes" "$rpn" "$map" "$scratch/halo-$nodes-$rpn-$map.log" -- "$halo" ||
       { tail -n 40 "$scratch/halo-$nodes-$rpn-$map.log"; fail "mpi_halo_exchanger on $nodes nodes x $rpn ($map)"; }
   done
   # The C interface with the machine detected through its call across the hosts: the same

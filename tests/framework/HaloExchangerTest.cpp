@@ -184,13 +184,9 @@ Config random_config(std::mt19937_64& rng, int P) {
   return c;
 }
 
-// `bound`: also bound exchanges (HaloExchanger::bind) at both widths, blocking and split.
-// Not in the emulated cluster's short run, where a binding's collectives (a reduction and
-// a communicator's duplicate) cost milliseconds each: the bound exchanges across hosts are
-// ComponentFieldsAndListsFillEveryHaloCell's there.
+// Per call and bound (HaloExchanger::bind) at both widths, blocking and split.
 template <class T>
-void run_config(const Config& c, const hcart::Decomposition& decomp, long& wrong,
-                bool bound = true) {
+void run_config(const Config& c, const hcart::Decomposition& decomp, long& wrong) {
   const hcart::Grid grid(decomp);
   hcart::HaloOptions options;
   options.full_method = c.method;
@@ -272,7 +268,6 @@ void run_config(const Config& c, const hcart::Decomposition& decomp, long& wrong
   EXPECT_EQ(halo.allocation_count(), allocations) << "widths met before allocate nothing";
   // Bound once (HaloExchanger::bind), at the exchanger's width and at the other: exchanges
   // through the bindings, blocking and split, fill the same cells.
-  if (!bound) return;
   const auto bind = [&](int layers) {
     const hcart::HaloWidth w{layers};
     if (c.fields == 1) return halo.bind(w, f[0]);
@@ -302,11 +297,7 @@ void run_config(const Config& c, const hcart::Decomposition& decomp, long& wrong
 
 TEST(HaloExchanger, RandomConfigurationsFillEveryHaloCellCorrectly) {
   const int P = world_size();
-  // HCART_TEST_HALO_TRIALS: fewer configurations where messages are slow (the emulated
-  // cluster's TCP links, tests/cluster); the same first ones in any case.
-  const char* trials_text = std::getenv("HCART_TEST_HALO_TRIALS");
-  const int trials = trials_text != nullptr ? std::atoi(trials_text) : 320;
-  ASSERT_GE(trials, 16) << "HCART_TEST_HALO_TRIALS=" << trials_text << ": expected at least 16";
+  const int trials = 320;
   std::mt19937_64 rng(4242 + P); // the same sequence on every rank
   int run = 0, skipped = 0;
   for (int trial = 0; trial < trials; ++trial) {
@@ -329,9 +320,9 @@ TEST(HaloExchanger, RandomConfigurationsFillEveryHaloCellCorrectly) {
     }
     long wrong = 0;
     if (c.use_float)
-      run_config<float>(c, *decomp, wrong, /*bound=*/trials >= 320);
+      run_config<float>(c, *decomp, wrong);
     else
-      run_config<double>(c, *decomp, wrong, /*bound=*/trials >= 320);
+      run_config<double>(c, *decomp, wrong);
     ASSERT_EQ(wrong, 0) << "trial " << trial << ": size " << c.size[0] << "x" << c.size[1] << "x"
                         << c.size[2] << " halo " << c.halo[0] << c.halo[1] << c.halo[2]
                         << " periodic " << c.periodic[0] << c.periodic[1] << c.periodic[2]
@@ -413,7 +404,7 @@ TEST(HaloExchanger, PermutedPlansFillEveryHaloCell) {
                  0,
                  hcart::LoopPattern::Portable};
         long wrong = 0;
-        run_config<double>(c, decomp, wrong, /*bound=*/false);
+        run_config<double>(c, decomp, wrong);
         EXPECT_EQ(wrong, 0) << decomp.plan().describe_layout();
       }
     }
