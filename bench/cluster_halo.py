@@ -20,9 +20,9 @@ error against the measured median, and whether the model ranks the strategies of
 in the measured order. --repeat R runs all of it R times (with --calibrate each layout is
 calibrated again every time) and ends with the median over the repeats of the measured
 medians and of the predictions, with the range of the repeats' errors. Needs root (the
-cluster). The ranks yield the core while they wait (Open MPI's mpi_yield_when_idle):
-8 ranks share 2 cores here, and ranks that spin would hide the links behind the
-scheduler's time slices. Example (docs/benchmarks.md):
+cluster). The ranks yield the core while they wait (scripts/cluster.sh sets Open MPI's
+mpi_yield_when_idle): 8 ranks share 2 cores here, and ranks that spin would hide the links
+behind the scheduler's time slices. Example (docs/benchmarks.md):
 
     bench/cluster_halo.py --layout 4x2 --layout 2x4 --ratio 1,2,4 --ratio 1,1,8 --rate 100mbit
 """
@@ -78,8 +78,7 @@ def human(b):
 def on_cluster(args, nodes, ranks, counters, program):
     command = [os.path.join(ROOT, "scripts", "cluster.sh"), "--nodes", str(nodes),
                "--ranks-per-node", str(ranks), "--rate", args.rate, "--burst", args.burst,
-               "--counters", counters, "--mpirun-flag", "--mca", "--mpirun-flag",
-               "mpi_yield_when_idle", "--mpirun-flag", "1", "--"] + program
+               "--counters", counters, "--"] + program
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"cluster_halo.py: {' '.join(command)} failed ({done.returncode}):\n"

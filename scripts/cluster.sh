@@ -183,13 +183,12 @@ mpi_flags=(--host "$hosts" "${placement[@]}" -n "$ranks"
   --mca plm_rsh_agent "$workdir/agent" --mca plm_rsh_no_tree_spawn 1
   --mca oob_tcp_if_include 10.213.0.0/24 --mca btl_tcp_if_include 10.213.0.0/24
   --mca btl self,vader,tcp --allow-run-as-root)
-# The nodes' slots add up to the job's ranks, so Open MPI does not see that the ranks share
-# this machine's cores and lets every rank spin while it waits. With more ranks than cores a
-# spinning rank holds a core its peer needs: a barrier of 6 ranks on 2 cores took 12.7 ms
-# instead of 0.13 ms (2026-11-26). Waiting ranks then yield, as under --oversubscribe.
-if [ "$ranks" -gt "$(nproc)" ]; then
-  mpi_flags+=(--mca mpi_yield_when_idle 1)
-fi
+# Waiting ranks yield the core. Open MPI counts the nodes' slots, not this machine's cores,
+# so it lets every rank spin while it waits; but the nodes' packets are moved by the kernel
+# on the same cores, and a spinning rank keeps that work waiting for the next timer tick: a
+# barrier took 4.4 ms on 2 nodes x 1 rank and 12.7 ms on 2 x 3 (2 cores), against 32 and
+# 132 us with yielding ranks (2026-11-26).
+mpi_flags+=(--mca mpi_yield_when_idle 1)
 if [ "$launcher" = hydra ]; then
   # MPICH's Hydra: started inside node 0's namespace, its proxies through the same agent,
   # everything on eth0 (the nodes' only network). Hydra fills the hosts in order.
