@@ -130,33 +130,4 @@ void note_restart_differences(MPI_Comm comm, const char* application,
   }
 }
 
-FileMetadata file_metadata(const char* application, const char* kind, double time, long step,
-                           const OutputSettings& output) {
-  FileMetadata meta;
-  meta.application = application;
-  meta.kind = kind;
-  meta.time = time;
-  meta.step = step;
-  meta.deck = output.deck;
-  return meta;
-}
-
-std::string numbered_file(const std::string& directory, const char* stem, long step) {
-  char name[64];
-  std::snprintf(name, sizeof name, "%s_%08ld.h5", stem, step);
-  return (std::filesystem::path(directory) / name).string();
-}
-
-void keep_newest(std::vector<std::string>& written, const std::string& path, long keep,
-                 bool rank0) {
-  written.push_back(path);
-  while (keep > 0 && static_cast<long>(written.size()) > keep) {
-    if (rank0) {
-      std::error_code ignored;
-      std::filesystem::remove(written.front(), ignored);
-    }
-    written.erase(written.begin());
-  }
-}
-
 } // namespace hcart::apps

@@ -1,6 +1,6 @@
-// Deck and output pieces hcart's applications share: the [output] table, and the names and
-// rotation of numbered output files (the [decomposition] table is the framework's:
-// hcart/app/DecompositionTable.hpp).
+// Deck pieces hcart's applications share: the [output] table, its directory and report, and
+// what a restart's deck changed (the [decomposition] table is the framework's:
+// hcart/app/DecompositionTable.hpp; the files a run writes: RunFiles.hpp).
 #pragma once
 
 #include <hcart/app/DecompositionTable.hpp>
@@ -79,17 +79,5 @@ std::vector<std::string> restart_differences(const std::string& checkpoint_deck,
 void note_restart_differences(MPI_Comm comm, const char* application,
                               const std::string& checkpoint_deck, const std::string& deck,
                               const std::vector<std::string>& run_keys);
-
-/// \brief The metadata of an application's field file at `step` (time `time`).
-FileMetadata file_metadata(const char* application, const char* kind, double time, long step,
-                           const OutputSettings& output);
-
-/// \brief "directory/stem_00000042.h5".
-std::string numbered_file(const std::string& directory, const char* stem, long step);
-
-/// \brief Remembers `path` and deletes (on rank 0) the oldest remembered files beyond the
-/// newest `keep` (0: keep all). Called after `path` is complete, so a newer good file
-/// always exists before an older one goes.
-void keep_newest(std::vector<std::string>& written, const std::string& path, long keep, bool rank0);
 
 } // namespace hcart::apps

@@ -49,8 +49,8 @@ void fill_poisson_rhs(const Field<double>& f, const Box& box, const SineTable& s
 
 Solver::Solver(const Grid& grid, const Settings& settings, long iterations_per_pass, Timers& timers,
                const Output& output)
-    : m_grid(grid), m_settings(settings), m_output(output), m_timers(timers),
-      m_u(grid.make_field<double>("u")), m_v(grid.make_field<double>("v")),
+    : m_grid(grid), m_settings(settings), m_output(output), m_files(grid, "jacobi3d", output),
+      m_timers(timers), m_u(grid.make_field<double>("u")), m_v(grid.make_field<double>("v")),
       m_iterations_per_pass(iterations_per_pass), m_halo(grid, HaloMode::Faces, one_layer()) {
   const Block& block = grid.block();
   agree_on_errors(grid.decomposition().comm(), [&] {

@@ -15,6 +15,7 @@
 #include "Passes.hpp"
 #include "PointUpdates.hpp"
 #include "Relax.hpp"
+#include "RunFiles.hpp"
 #include "Wavefront.hpp"
 
 #include <hcart/core/Timers.hpp>
@@ -94,8 +95,7 @@ private:
   const Grid& m_grid;
   Settings m_settings;
   Output m_output;
-  std::vector<std::pair<std::string, double>> m_outputs; // files of the series
-  std::vector<std::string> m_checkpoints;                // written by this run, oldest first
+  apps::RunFiles m_files; // the field series and the checkpoints
   Timers& m_timers;
   Stencil m_stencil;
   Field<double> m_u, m_v, m_rhs;

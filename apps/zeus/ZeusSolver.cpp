@@ -27,7 +27,7 @@ Solver::Solver(const Grid& grid, const Settings& settings, Timers& timers, const
       m_heat(grid.make_field<double>("heat")), m_vn{grid.make_field<double>("vx_new"),
                                                     grid.make_field<double>("vy_new"),
                                                     grid.make_field<double>("vz_new")},
-      m_halo(grid, HaloMode::Full), m_bc(grid, HaloMode::Full) {
+      m_halo(grid, HaloMode::Full), m_bc(grid, HaloMode::Full), m_files(grid, "zeus", output) {
   for (int a = 0; a < 3; ++a)
     m_dx[a] = (m_s.upper[a] - m_s.lower[a]) / static_cast<double>(grid.global_size()[a]);
   initialise();

@@ -17,6 +17,7 @@
 // see the fields), their arithmetic in ZeusPointUpdates.hpp.
 #pragma once
 
+#include "RunFiles.hpp"
 #include "ZeusConfig.hpp"
 #include "ZeusLoops.hpp"
 
@@ -86,7 +87,7 @@ private:
   // offset), times the zone volume.
   template <class Kernel>
   double integral(const char* label, const Kernel& kernel) const;
-  std::vector<std::pair<std::string, Field<double>>> named_fields() const;
+  std::vector<NamedField> named_fields() const;
   // How the fields are laid out (all alike: one grid), and the steps of one zone per
   // direction in them.
   ConstCells layout() const { return ConstCells(m_d); }
@@ -108,8 +109,7 @@ private:
   HaloTimes m_accounted;
   double m_time = 0, m_dt = 0;
   long m_steps = 0;
-  std::vector<std::pair<std::string, double>> m_outputs;
-  std::vector<std::string> m_checkpoints;
+  apps::RunFiles m_files; // the field series and the checkpoints
 };
 
 } // namespace hcart::zeus
