@@ -188,7 +188,11 @@ mpi_flags=(--host "$hosts" "${placement[@]}" -n "$ranks"
 # on the same cores, and a spinning rank keeps that work waiting for the next timer tick: a
 # barrier took 4.4 ms on 2 nodes x 1 rank and 12.7 ms on 2 x 3 (2 cores), against 32 and
 # 132 us with yielding ranks (2026-11-26).
-mpi_flags+=(--mca mpi_yield_when_idle 1)
+# (Unless the caller sets it: --mpirun-flag --mca --mpirun-flag mpi_yield_when_idle ...)
+case " ${flags[*]:-} " in
+  *" mpi_yield_when_idle "*) ;;
+  *) mpi_flags+=(--mca mpi_yield_when_idle 1) ;;
+esac
 if [ "$launcher" = hydra ]; then
   # MPICH's Hydra: started inside node 0's namespace, its proxies through the same agent,
   # everything on eth0 (the nodes' only network). Hydra fills the hosts in order.

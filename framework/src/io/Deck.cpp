@@ -15,14 +15,6 @@
 
 namespace hcart {
 
-using deck_text::format_real;
-using deck_text::known_keys;
-using deck_text::known_tables;
-using deck_text::toml_quoted;
-using deck_text::type_name;
-using deck_toml::convert;
-using deck_toml::parse_text;
-
 Deck Deck::parse(const std::string& text, const std::string& name,
                  const std::vector<std::string>& overrides, const DeckSchema& schema) {
   Deck deck;
@@ -30,7 +22,7 @@ Deck Deck::parse(const std::string& text, const std::string& name,
   auto owned = std::make_shared<DeckSchema>(schema);
   deck.m_schema = owned;
   const std::string file = "deck '" + name + "'";
-  const toml::value root = parse_text(text, name, file);
+  const toml::value root = deck_toml::parse_text(text, name, file);
   // A key given by its former name sets the key, with a note (DeckSchema::rename).
   auto lookup = [&](const std::string& table, const std::string& name_of_key,
                     const std::string& where) {
@@ -48,14 +40,14 @@ Deck Deck::parse(const std::string& text, const std::string& name,
     e.key = &key;
     e.given = given;
     e.where = given ? where : file + " (default)";
-    convert(v, key, where, e.reals, e.ints, e.bools, e.text);
+    deck_toml::convert(v, key, where, e.reals, e.ints, e.bools, e.text);
     deck.m_entries[key.table + "." + key.key] = e;
   };
   // Defaults first.
   for (const auto& key : owned->keys()) {
     if (key.default_value.empty()) continue;
-    const toml::value d = parse_text("v = " + key.default_value, "default",
-                                     "default of " + key.table + "." + key.key);
+    const toml::value d = deck_toml::parse_text("v = " + key.default_value, "default",
+                                                "default of " + key.table + "." + key.key);
     store(key, toml::find(d, "v"), "default", false);
   }
   // The deck.
@@ -63,17 +55,18 @@ Deck Deck::parse(const std::string& text, const std::string& name,
     const std::string line = file + ", line " + std::to_string(content.location().line());
     if (!content.is_table()) {
       throw InputError(line + ": key '" + table + "' outside a table; expected tables " +
-                       known_tables(*owned));
+                       deck_text::known_tables(*owned));
     }
     if (!owned->has_table(table)) {
-      throw InputError(line + ": unknown table [" + table + "]; expected " + known_tables(*owned));
+      throw InputError(line + ": unknown table [" + table + "]; expected " +
+                       deck_text::known_tables(*owned));
     }
     for (const auto& [name_of_key, value] : content.as_table()) {
       const std::string at = file + ", line " + std::to_string(value.location().line());
       const DeckKey* key = lookup(table, name_of_key, at);
       if (key == nullptr) {
         throw InputError(at + ": unknown key '" + name_of_key + "' in [" + table +
-                         "]; known keys: " + known_keys(*owned, table));
+                         "]; known keys: " + deck_text::known_keys(*owned, table));
       }
       const Entry* before = &deck.m_entries[key->table + "." + key->key];
       if (before->given) {
@@ -95,22 +88,23 @@ Deck Deck::parse(const std::string& text, const std::string& name,
     const std::string table = o.substr(0, dot), name_of_key = o.substr(dot + 1, eq - dot - 1);
     const DeckKey* key = lookup(table, name_of_key, where);
     if (key == nullptr) {
-      throw InputError(where + ": unknown key " + table + "." + name_of_key +
-                       (owned->has_table(table)
-                            ? "; known keys in [" + table + "]: " + known_keys(*owned, table)
-                            : "; expected tables " + known_tables(*owned)));
+      throw InputError(
+          where + ": unknown key " + table + "." + name_of_key +
+          (owned->has_table(table)
+               ? "; known keys in [" + table + "]: " + deck_text::known_keys(*owned, table)
+               : "; expected tables " + deck_text::known_tables(*owned)));
     }
     std::string value = o.substr(eq + 1);
     // A bare word for a string key needs no quotes on a command line.
     if (key->type == DeckType::String && (value.empty() || value.front() != '"'))
-      value = toml_quoted(value);
+      value = deck_text::toml_quoted(value);
     toml::value parsed;
     try {
-      parsed = parse_text("v = " + value, "--set", where);
+      parsed = deck_toml::parse_text("v = " + value, "--set", where);
     } catch (const InputError&) {
       // Not a TOML value at all (--set jacobi.tolerance=abc): say what the key takes.
       throw InputError(where + ": [" + table + "] " + name_of_key + " = " + value + ": expected " +
-                       type_name(key->type) +
+                       deck_text::type_name(key->type) +
                        (key->default_value.empty() ? std::string()
                                                    : " (written as in a deck, e.g. the default " +
                                                          key->default_value + ")"));
@@ -213,13 +207,15 @@ std::string Deck::resolved() const {
     };
     switch (key.type) {
     case DeckType::Integer: out << e.ints[0]; break;
-    case DeckType::Real: out << format_real(e.reals[0]); break;
+    case DeckType::Real: out << deck_text::format_real(e.reals[0]); break;
     case DeckType::Boolean: out << (e.bools[0] ? "true" : "false"); break;
-    case DeckType::String: out << toml_quoted(e.text); break;
+    case DeckType::String: out << deck_text::toml_quoted(e.text); break;
     case DeckType::IntegerList:
       list(e.ints, [](std::int64_t x) { return std::to_string(x); });
       break;
-    case DeckType::RealList: list(e.reals, [](double x) { return format_real(x); }); break;
+    case DeckType::RealList:
+      list(e.reals, [](double x) { return deck_text::format_real(x); });
+      break;
     case DeckType::BooleanList:
       list(e.bools, [](bool x) { return std::string(x ? "true" : "false"); });
       break;

@@ -9,10 +9,6 @@
 
 namespace hcart {
 
-using deck_text::format_bound;
-using deck_text::toml_quoted;
-using deck_text::type_name;
-
 DeckKey& DeckSchema::add(const std::string& table, const std::string& key, DeckType type,
                          const std::string& default_value, const std::string& help) {
   HCART_CHECK(find(table, key) == nullptr,
@@ -78,13 +74,15 @@ std::string DeckSchema::reference() const {
     std::string allowed;
     if (!k.choices.empty()) {
       for (const auto& c : k.choices)
-        allowed += (allowed.empty() ? "" : ", ") + toml_quoted(c);
+        allowed += (allowed.empty() ? "" : ", ") + deck_text::toml_quoted(c);
     }
-    if (k.minimum) allowed += (k.minimum_exclusive ? "> " : ">= ") + format_bound(*k.minimum);
-    if (k.maximum) allowed += (allowed.empty() ? "<= " : ", <= ") + format_bound(*k.maximum);
+    if (k.minimum)
+      allowed += (k.minimum_exclusive ? "> " : ">= ") + deck_text::format_bound(*k.minimum);
+    if (k.maximum)
+      allowed += (allowed.empty() ? "<= " : ", <= ") + deck_text::format_bound(*k.maximum);
     if (k.list_length)
       allowed += (allowed.empty() ? "" : ", ") + std::to_string(k.list_length) + " entries";
-    out << "| `" << k.key << "` | " << type_name(k.type) << " | `"
+    out << "| `" << k.key << "` | " << deck_text::type_name(k.type) << " | `"
         << (k.default_value.empty() ? "(required)" : k.default_value) << "` | " << allowed << " | "
         << k.help << " |\n";
   }

@@ -13,13 +13,6 @@
 
 namespace hcart::deck_toml {
 
-using deck_text::format_bound;
-using deck_text::format_real;
-using deck_text::is_list;
-using deck_text::one_line;
-using deck_text::toml_quoted;
-using deck_text::type_name;
-
 namespace {
 
 // The literal text of a value in its deck line (or --set), e.g. "99999999999999999999".
@@ -51,9 +44,9 @@ bool overflows(const toml::value& v) {
 // A value as the user wrote it, compactly: 1, 2.5, true, "text", [1, 2, 3].
 std::string shown(const toml::value& v) {
   if (v.is_integer()) return std::to_string(v.as_integer());
-  if (v.is_floating()) return format_real(v.as_floating());
+  if (v.is_floating()) return deck_text::format_real(v.as_floating());
   if (v.is_boolean()) return v.as_boolean() ? "true" : "false";
-  if (v.is_string()) return toml_quoted(v.as_string().str);
+  if (v.is_string()) return deck_text::toml_quoted(v.as_string().str);
   if (v.is_array()) {
     std::string s = "[";
     for (const auto& item : v.as_array())
@@ -62,7 +55,7 @@ std::string shown(const toml::value& v) {
   }
   std::ostringstream out;
   out << v;
-  return one_line(out.str());
+  return deck_text::one_line(out.str());
 }
 
 } // namespace
@@ -75,8 +68,8 @@ void convert(const toml::value& v, const DeckKey& key, const std::string& where,
     throw InputError(where + ": " + name + " = " + shown(v) + ": " + why);
   };
   std::vector<toml::value> items;
-  if (is_list(key.type)) {
-    if (!v.is_array()) fail(std::string("expected ") + type_name(key.type));
+  if (deck_text::is_list(key.type)) {
+    if (!v.is_array()) fail(std::string("expected ") + deck_text::type_name(key.type));
     items = v.as_array();
     if (key.list_length && items.size() != key.list_length) {
       fail("expected " + std::to_string(key.list_length) + " entries, got " +
@@ -90,16 +83,17 @@ void convert(const toml::value& v, const DeckKey& key, const std::string& where,
     switch (key.type) {
     case DeckType::Integer:
     case DeckType::IntegerList:
-      if (!item.is_integer()) fail(std::string("expected ") + type_name(key.type));
+      if (!item.is_integer()) fail(std::string("expected ") + deck_text::type_name(key.type));
       if (overflows(item)) {
-        throw InputError(where + ": [" + key.table + "] " + key.key + " = " + literal_of(item) +
-                         ": out of range, expected " +
-                         (key.minimum || key.maximum
-                              ? std::string(key.minimum ? ">= " + format_bound(*key.minimum) : "") +
-                                    (key.minimum && key.maximum ? ", " : "") +
-                                    (key.maximum ? "<= " + format_bound(*key.maximum) : "")
-                              : std::string("an integer from -9223372036854775808 to "
-                                            "9223372036854775807")));
+        throw InputError(
+            where + ": [" + key.table + "] " + key.key + " = " + literal_of(item) +
+            ": out of range, expected " +
+            (key.minimum || key.maximum
+                 ? std::string(key.minimum ? ">= " + deck_text::format_bound(*key.minimum) : "") +
+                       (key.minimum && key.maximum ? ", " : "") +
+                       (key.maximum ? "<= " + deck_text::format_bound(*key.maximum) : "")
+                 : std::string("an integer from -9223372036854775808 to "
+                               "9223372036854775807")));
       }
       ints.push_back(item.as_integer());
       reals.push_back(static_cast<double>(item.as_integer()));
@@ -111,12 +105,12 @@ void convert(const toml::value& v, const DeckKey& key, const std::string& where,
       else if (item.is_floating())
         reals.push_back(item.as_floating());
       else
-        fail(std::string("expected ") + type_name(key.type));
+        fail(std::string("expected ") + deck_text::type_name(key.type));
       if (!std::isfinite(reals.back())) fail("expected a finite number");
       break;
     case DeckType::Boolean:
     case DeckType::BooleanList:
-      if (!item.is_boolean()) fail(std::string("expected ") + type_name(key.type));
+      if (!item.is_boolean()) fail(std::string("expected ") + deck_text::type_name(key.type));
       bools.push_back(item.as_boolean());
       break;
     case DeckType::String:
@@ -126,7 +120,7 @@ void convert(const toml::value& v, const DeckKey& key, const std::string& where,
           std::find(key.choices.begin(), key.choices.end(), text) == key.choices.end()) {
         std::string list;
         for (const auto& c : key.choices)
-          list += (list.empty() ? "" : ", ") + toml_quoted(c);
+          list += (list.empty() ? "" : ", ") + deck_text::toml_quoted(c);
         fail("expected one of " + list);
       }
       break;
@@ -135,11 +129,12 @@ void convert(const toml::value& v, const DeckKey& key, const std::string& where,
   for (double x : reals) {
     if (key.minimum && (key.minimum_exclusive ? !(x > *key.minimum) : !(x >= *key.minimum))) {
       fail(std::string("expected ") + (key.minimum_exclusive ? "> " : ">= ") +
-           format_bound(*key.minimum) + (is_list(key.type) ? " for every entry" : ""));
+           deck_text::format_bound(*key.minimum) +
+           (deck_text::is_list(key.type) ? " for every entry" : ""));
     }
     if (key.maximum && !(x <= *key.maximum)) {
-      fail("expected <= " + format_bound(*key.maximum) +
-           (is_list(key.type) ? " for every entry" : ""));
+      fail("expected <= " + deck_text::format_bound(*key.maximum) +
+           (deck_text::is_list(key.type) ? " for every entry" : ""));
     }
   }
 }
@@ -150,7 +145,7 @@ toml::value parse_text(const std::string& text, const std::string& name, const s
     return toml::parse(in, name);
   } catch (const toml::syntax_error& e) {
     const std::string what = e.what();
-    std::string first = one_line(what.substr(0, what.find('\n')));
+    std::string first = deck_text::one_line(what.substr(0, what.find('\n')));
     if (first.rfind("[error] ", 0) == 0) first = first.substr(8);
     // toml11 reports where it noticed the error, which for an unclosed array or table is the
     // next line; its message also shows where the construct began (" 2 | size = [8, 8"):
