@@ -12,6 +12,7 @@
 // default fuses iterations into one pass over u (temporal blocking, 16 / depth B per
 // update); both modes time it and, side by side, one iteration per pass.
 #include "BenchTiming.hpp"
+#include "FlatCells.hpp"
 #include "JacobiSolver.hpp"
 
 #include <hcart/app/CommandLine.hpp>
@@ -146,6 +147,28 @@ struct CopyField {
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const { v(i, j, k) = u(i, j, k); }
 };
 
+// u = a value of the cell's index, different in every neighbour of a cell: a sweep that
+// reads a wrong cell shows in its result.
+struct FillByIndex {
+  hcart::Field<double> u;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    u(i, j, k) = 1.0 + 1e-3 * ((7 * i + 13 * j + 29 * k) % 97);
+  }
+};
+
+// Cells of `box` where a and b differ, all ranks.
+long count_differences(const hcart::Field<double>& a, const hcart::Field<double>& b,
+                       const hcart::Box& box) {
+  const auto ha = hcart::host_copy(a), hb = hcart::host_copy(b);
+  long differ = 0;
+  for (int i = box.lo[0]; i < box.hi[0]; ++i)
+    for (int j = box.lo[1]; j < box.hi[1]; ++j)
+      for (int k = box.lo[2]; k < box.hi[2]; ++k)
+        differ += ha(i, j, k) != hb(i, j, k);
+  HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &differ, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD));
+  return differ;
+}
+
 } // namespace
 
 int main(int argc, char* argv[]) {
@@ -209,7 +232,39 @@ int main(int argc, char* argv[]) {
       HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &copied, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
       solver.iterate(2);
       one_per_pass.iterate(2);
+      // The sweep's kernel alone over the owned cells, launched through the grid's policy and
+      // through the candidate flat ranges (FlatCells.hpp), after a check that all three
+      // compute the same bits.
+      const hcart::Box owned = grid.owned_box();
+      const hcart::jacobi::Stencil stencil = hcart::jacobi::make_stencil(
+          static_cast<double>(size), static_cast<double>(size), static_cast<double>(size));
+      auto w = grid.make_field<double>("flat_w");
+      hcart::for_each_cell("fill", grid.with_halo_box(), FillByIndex{u});
+      const hcart::jacobi::RelaxCells into_v{u, v, {}, stencil, false},
+          into_w{u, w, {}, stencil, false};
+      hcart::for_each_cell("sweep", owned, into_v, hcart::LoopPattern::Portable);
+      hcart::bench::for_each_cell_flat<1>("sweep_flat", owned, into_w);
+      hcart::fence("sweep");
+      const long differ_flat = count_differences(v, w, owned);
+      Kokkos::deep_copy(w, 0.0);
+      hcart::bench::for_each_cell_flat<4>("sweep_flat4", owned, into_w);
+      hcart::fence("sweep");
+      const long differ_flat4 = count_differences(v, w, owned);
+      if (differ_flat != 0 || differ_flat4 != 0) {
+        throw hcart::Error("the flat-range sweep differs from the grid policy's in " +
+                           std::to_string(differ_flat) + " cells (one per item) and " +
+                           std::to_string(differ_flat4) + " (four per item)");
+      }
       std::vector<double> t_copy, t_memcpy, t_sweep, t_single, share, share_single;
+      std::vector<double> t_copy_flat, t_kernel, t_flat, t_flat4;
+      const auto kernel = [&](auto&& launch) {
+        return timed([&] {
+          for (int it = 0; it < iterations; ++it) {
+            launch();
+            hcart::fence("sweep");
+          }
+        });
+      };
       for (int r = 0; r < repeats; ++r) {
         t_copy.push_back(timed([&] {
           for (int it = 0; it < iterations; ++it) {
@@ -223,6 +278,15 @@ int main(int argc, char* argv[]) {
             hcart::fence("copy");
           }
         }));
+        t_copy_flat.push_back(kernel([&] {
+          hcart::bench::for_each_cell_flat<1>("copy_flat", grid.with_halo_box(), CopyField{u, v});
+        }));
+        t_kernel.push_back(kernel(
+            [&] { hcart::for_each_cell("sweep", owned, into_v, hcart::LoopPattern::Portable); }));
+        t_flat.push_back(
+            kernel([&] { hcart::bench::for_each_cell_flat<1>("sweep_flat", owned, into_w); }));
+        t_flat4.push_back(
+            kernel([&] { hcart::bench::for_each_cell_flat<4>("sweep_flat4", owned, into_w); }));
         t_sweep.push_back(timed([&] { solver.iterate(iterations); }));
         t_single.push_back(timed([&] { one_per_pass.iterate(iterations); }));
         const double best_copy = std::min(t_copy.back(), t_memcpy.back());
@@ -231,6 +295,8 @@ int main(int argc, char* argv[]) {
       }
       const auto c = stats(t_copy), m = stats(t_memcpy), s = stats(t_sweep), f = stats(share);
       const auto s1 = stats(t_single), f1 = stats(share_single);
+      const auto cf = stats(t_copy_flat), k0 = stats(t_kernel), k1 = stats(t_flat),
+                 k4 = stats(t_flat4);
       if (root) {
         std::printf(
             "copy kernel (grid policy)   min %8.3f ms  median %8.3f ms  %.1f GB/s at 16 B/cell\n",
@@ -248,6 +314,22 @@ int main(int argc, char* argv[]) {
                     s1.min * 1e3, s1.median * 1e3, cells / s1.min / 1e6);
         std::printf("share of the copy roofline  min %8.1f %%   median %8.1f %%\n", f1.min * 100,
                     f1.median * 100);
+        // The launch candidates (FlatCells.hpp): the copy and the sweep's kernel alone.
+        const double best = std::min(c.min, m.min);
+        std::printf(
+            "copy kernel (flat range)    min %8.3f ms  median %8.3f ms  %.1f GB/s at 16 B/cell\n",
+            cf.min * 1e3, cf.median * 1e3, copied * 16 / cf.min / 1e9);
+        const std::pair<const char*, hcart::bench::Stats> kernels[] = {
+            {"sweep kernel, grid policy", k0},
+            {"sweep kernel, flat range", k1},
+            {"sweep kernel, flat, 4/item", k4}};
+        for (const auto& [name, t] : kernels) {
+          std::printf("%-27s min %8.3f ms  median %8.3f ms  %.1f MLUP/s, %.1f %% of the copy "
+                      "roofline at the min\n",
+                      name, t.min * 1e3, t.median * 1e3, cells / t.min / 1e6,
+                      100 * cells / copied * best / t.min);
+        }
+        std::printf("flat ranges checked: the same bits as the grid policy's sweep\n");
       }
       if (root && !json_path.empty()) {
         auto timing = [](const hcart::bench::Stats& t) {
@@ -268,7 +350,15 @@ int main(int argc, char* argv[]) {
             {"roofline_share", {{"min", f.min}, {"median", f.median}}},
             {"one_per_pass_iteration", timing(s1)},
             {"one_per_pass_glups", cells / s1.min / 1e9},
-            {"one_per_pass_roofline_share", {{"min", f1.min}, {"median", f1.median}}}};
+            {"one_per_pass_roofline_share", {{"min", f1.min}, {"median", f1.median}}},
+            {"copy_kernel_flat", timing(cf)},
+            {"sweep_kernel_policy", timing(k0)},
+            {"sweep_kernel_flat", timing(k1)},
+            {"sweep_kernel_flat4", timing(k4)},
+            {"sweep_kernel_glups",
+             {{"policy", cells / k0.min / 1e9},
+              {"flat", cells / k1.min / 1e9},
+              {"flat4", cells / k4.min / 1e9}}}};
         std::ofstream file(json_path);
         file << out.dump(2) << "\n";
         if (!file) throw hcart::Error("cannot write --json file '" + json_path + "'");
