@@ -11,6 +11,7 @@
 // cell, so the roofline time of a sweep is updates / copied cells * copy time. The solver's
 // default fuses iterations into one pass over u (temporal blocking, 16 / depth B per
 // update); both modes time it and, side by side, one iteration per pass.
+#include "BenchFields.hpp"
 #include "BenchTiming.hpp"
 #include "FlatCells.hpp"
 #include "JacobiSolver.hpp"
@@ -156,19 +157,6 @@ struct FillByIndex {
   }
 };
 
-// Cells of `box` where a and b differ, all ranks.
-long count_differences(const hcart::Field<double>& a, const hcart::Field<double>& b,
-                       const hcart::Box& box) {
-  const auto ha = hcart::host_copy(a), hb = hcart::host_copy(b);
-  long differ = 0;
-  for (int i = box.lo[0]; i < box.hi[0]; ++i)
-    for (int j = box.lo[1]; j < box.hi[1]; ++j)
-      for (int k = box.lo[2]; k < box.hi[2]; ++k)
-        differ += ha(i, j, k) != hb(i, j, k);
-  HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &differ, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD));
-  return differ;
-}
-
 } // namespace
 
 int main(int argc, char* argv[]) {
@@ -245,11 +233,11 @@ int main(int argc, char* argv[]) {
       hcart::for_each_cell("sweep", owned, into_v, hcart::LoopPattern::Portable);
       hcart::bench::for_each_cell_flat<1>("sweep_flat", owned, into_w);
       hcart::fence("sweep");
-      const long differ_flat = count_differences(v, w, owned);
+      const long differ_flat = hcart::bench::count_differing_cells(v, w, owned);
       Kokkos::deep_copy(w, 0.0);
       hcart::bench::for_each_cell_flat<4>("sweep_flat4", owned, into_w);
       hcart::fence("sweep");
-      const long differ_flat4 = count_differences(v, w, owned);
+      const long differ_flat4 = hcart::bench::count_differing_cells(v, w, owned);
       if (differ_flat != 0 || differ_flat4 != 0) {
         throw hcart::Error("the flat-range sweep differs from the grid policy's in " +
                            std::to_string(differ_flat) + " cells (one per item) and " +
