@@ -28,7 +28,6 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <functional>
 #include <string>
 #include <utility>

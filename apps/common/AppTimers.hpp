@@ -1,5 +1,5 @@
-// The apps' timers: halo exchange times booked into the halo.* regions, and the summary
-// over ranks as JSON for the reports.
+// The apps' timers: halo exchange times booked into the halo.* regions, the summary over
+// ranks as JSON for the reports, and the reports' other shared JSON entries.
 #pragma once
 
 #include <hcart/core/Timers.hpp>
@@ -36,5 +36,16 @@ nlohmann::json halo_json(const HaloCounters& counters);
 
 /// \brief One object per region: name, min, mean, max, imbalance (and calls, when asked).
 nlohmann::json timers_json(const std::vector<Timers::Summary>& summary, bool with_calls);
+
+/// \brief Adds a run report's decomposition entries to `j`: "strategy", "dims",
+/// "level_factors", "layout" and "chosen_by", from the members of those names.
+template <class Report>
+void add_decomposition_json(nlohmann::json& j, const Report& r) {
+  j["strategy"] = r.strategy;
+  j["dims"] = r.dims;
+  j["level_factors"] = r.level_factors;
+  j["layout"] = r.layout;
+  j["chosen_by"] = r.chosen_by;
+}
 
 } // namespace hcart::apps

@@ -99,12 +99,8 @@ nlohmann::json to_json(const RunReport& r, const std::string& deck) {
   nlohmann::json j;
   j["schema"] = "hcart-jacobi3d-report/1";
   j["deck"] = deck;
-  j["strategy"] = r.strategy;
+  apps::add_decomposition_json(j, r);
   j["machine"] = {{"description", r.machine}, {"source", r.machine_source}, {"notes", r.notes}};
-  j["dims"] = r.dims;
-  j["level_factors"] = r.level_factors;
-  j["layout"] = r.layout;
-  j["chosen_by"] = r.chosen_by;
   j["iterations"] = r.result.iterations;
   j["residual"] = r.result.residual;
   j["converged"] = r.result.converged;

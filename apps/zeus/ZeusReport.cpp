@@ -149,12 +149,8 @@ nlohmann::json to_json(const Report& r, const std::string& deck) {
   nlohmann::json j;
   j["schema"] = "hcart-zeus-report/1";
   j["deck"] = deck;
-  j["strategy"] = r.strategy;
+  apps::add_decomposition_json(j, r);
   j["machine"] = r.machine;
-  j["dims"] = r.dims;
-  j["level_factors"] = r.level_factors;
-  j["layout"] = r.layout;
-  j["chosen_by"] = r.chosen_by;
   j["steps"] = r.result.steps;
   j["time"] = r.result.time;
   j["seconds"] = r.result.seconds;
