@@ -94,8 +94,13 @@ GridSpec relax_spec() {
   return spec;
 }
 
+} // namespace
+
 // Both loop patterns of jacobi::relax on one grid, u and rhs random (host builds only: the
-// row pattern exists there alone).
+// row pattern exists there alone). In a named namespace: the tests derive from it, and a
+// base in an anonymous namespace is a warning (-Wsubobject-linkage) once a unity build
+// includes this file into another.
+namespace hcart::test {
 class RelaxPatterns : public ::testing::Test {
 protected:
   struct Both {
@@ -121,7 +126,8 @@ protected:
   const Field<double> u = grid.make_field<double>("u"), rhs = grid.make_field<double>("rhs");
   const jacobi::Stencil stencil = jacobi::make_stencil(13, 17, 19);
 };
-} // namespace
+} // namespace hcart::test
+using hcart::test::RelaxPatterns;
 
 // The host row loop (LoopPattern::HostRows) and the portable kernel (what a device runs)
 // write the same bits and find the same residual, on whole blocks and odd boxes, Laplace
