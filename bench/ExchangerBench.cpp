@@ -27,6 +27,9 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -51,6 +54,13 @@ struct SevenPoint {
   }
 };
 using hcart::bench::stats;
+
+// Host memory the copy engine reaches directly, as the exchanger's staging buffers.
+#if defined(KOKKOS_ENABLE_CUDA)
+using PinnedSpace = Kokkos::CudaHostPinnedSpace;
+#else
+using PinnedSpace = Kokkos::HostSpace;
+#endif
 
 // The slowest rank's time of each repeat.
 double slowest(double t, MPI_Comm comm) {
@@ -233,6 +243,93 @@ int main(int argc, char* argv[]) {
         call();
       return slowest(seconds_since(t0), comm) / iterations;
     };
+
+    // 1b. Pack + unpack against a device copy of the same bytes, Faces and Full (3 phases),
+    // and on a device whose MPI takes no device memory both ways of staging through pinned
+    // host buffers (HCART_HALO_STAGING): the kernels writing and reading the pinned buffers,
+    // or device buffers copied by the copy engine (its time apart: stage), with a copy of the
+    // packed bytes to the host and back beside it. Side by side, repeat by repeat.
+    {
+      struct Variant {
+        const char* name;
+        hcart::HaloMode mode;
+        const char* staging;
+        std::unique_ptr<hcart::HaloExchanger> halo;
+        std::int64_t packed = 0;
+        Kokkos::View<char*, hcart::MemorySpace> from, to;
+        Kokkos::View<char*, PinnedSpace> host;
+        std::vector<double> exchange, pack_unpack, stage, copy, round_trip;
+      };
+      std::vector<Variant> variants;
+      const bool staged = !hcart::host_execution && !halo.device_buffers();
+      for (const hcart::HaloMode mode : {hcart::HaloMode::Faces, hcart::HaloMode::Full}) {
+        for (const char* staging : {"kernel", "copy"}) {
+          if (!staged && std::string(staging) == "copy") continue;
+          setenv("HCART_HALO_STAGING", staging, 1);
+          Variant variant;
+          variant.name = mode == hcart::HaloMode::Faces ? "faces" : "full";
+          variant.mode = mode;
+          variant.staging = staged ? staging : "none";
+          hcart::HaloOptions options;
+          options.full_method = hcart::FullMethod::ThreePhase;
+          variant.halo = std::make_unique<hcart::HaloExchanger>(grid, mode, options);
+          variant.halo->exchange(u);
+          for (const std::int64_t b : variant.halo->counters().bytes)
+            variant.packed += b;
+          variant.packed /= std::max<std::int64_t>(1, variant.halo->counters().exchanges);
+          variant.from = Kokkos::View<char*, hcart::MemorySpace>("copy_from", std::size_t(variant.packed));
+          variant.to = Kokkos::View<char*, hcart::MemorySpace>("copy_to", std::size_t(variant.packed));
+          variant.host = Kokkos::View<char*, PinnedSpace>("copy_host", std::size_t(variant.packed));
+          variants.push_back(std::move(variant));
+        }
+      }
+      unsetenv("HCART_HALO_STAGING");
+      for (int r = 0; r < repeats; ++r) {
+        for (Variant& variant : variants) {
+          const hcart::HaloTimes before = variant.halo->times();
+          MPI_Barrier(comm);
+          auto t0 = Clock::now();
+          for (int it = 0; it < iterations; ++it)
+            variant.halo->exchange(u);
+          variant.exchange.push_back(slowest(seconds_since(t0), comm) / iterations);
+          const hcart::HaloTimes after = variant.halo->times();
+          variant.pack_unpack.push_back(slowest(
+              (after.pack - before.pack + after.unpack - before.unpack) / iterations, comm));
+          variant.stage.push_back(slowest((after.stage - before.stage) / iterations, comm));
+          hcart::fence("bench_copy");
+          MPI_Barrier(comm);
+          t0 = Clock::now();
+          for (int it = 0; it < iterations; ++it)
+            Kokkos::deep_copy(variant.to, variant.from);
+          hcart::fence("bench_copy");
+          variant.copy.push_back(slowest(seconds_since(t0), comm) / iterations);
+          MPI_Barrier(comm);
+          t0 = Clock::now();
+          for (int it = 0; it < iterations; ++it) {
+            Kokkos::deep_copy(variant.host, variant.from);
+            Kokkos::deep_copy(variant.to, variant.host);
+          }
+          hcart::fence("bench_copy");
+          variant.round_trip.push_back(slowest(seconds_since(t0), comm) / iterations);
+        }
+      }
+      if (root) {
+        std::printf("\n%-6s %-7s %9s %12s %14s %12s %9s %11s %14s\n", "mode", "staging", "MiB",
+                    "exchange", "pack+unpack", "device copy", "ratio", "stage", "to host+back");
+        for (const Variant& variant : variants) {
+          const auto e = stats(variant.exchange), pu = stats(variant.pack_unpack), st = stats(variant.stage),
+                     c = stats(variant.copy), rt = stats(variant.round_trip);
+          std::printf("%-6s %-7s %9.2f %9.4f ms %11.4f ms %9.4f ms %9.2f %8.4f ms %11.4f ms\n",
+                      variant.name, variant.staging, static_cast<double>(variant.packed) / (1 << 20),
+                      e.median * 1e3, pu.median * 1e3, c.median * 1e3, pu.median / c.median,
+                      st.median * 1e3, rt.median * 1e3);
+        }
+        std::printf("(medians of %d repeats of %d; ratio: pack + unpack / device copy of the "
+                    "packed bytes; stage: copies between device and pinned buffers, against a "
+                    "copy to the host and back of the same bytes)\n",
+                    repeats, iterations);
+      }
+    }
 
     // 2b. Full mode: 26 concurrent messages against 3 ordered phases; and three fields in
     // one message per neighbour against one message per field.

@@ -1,8 +1,10 @@
 // Jacobi3D benchmarks (issue targets in docs/benchmarks.md):
 //   hcart-mpiexec -n 1 build/bin/hcart-bench-jacobi --roofline [--size 256]
-//                 [--iterations-per-pass N] [--json FILE]
+//                 [--iterations-per-pass N] [--json FILE] [--launches SHAPE,SHAPE,...]
 //     hcart's Jacobi sweep against the copy bandwidth measured in the same run (on one rank,
-//     or on every core with one rank each: the bandwidth is that of all ranks together).
+//     or on every core with one rank each: the bandwidth is that of all ranks together). On
+//     a GPU, --launches times the copy, the sweep's kernel and the solver's iteration through
+//     for_each_cell in each device launch shape (HCART_DEVICE_LAUNCH values) side by side.
 //   hcart-mpiexec -n 2 build/bin/hcart-bench-jacobi --reference  [--size 256]
 //     hcart's solver (as the app sets it up, and with one iteration per pass) against a
 //     Jacobi written the textbook way, side by side.
@@ -13,7 +15,6 @@
 // update); both modes time it and, side by side, one iteration per pass.
 #include "BenchFields.hpp"
 #include "BenchTiming.hpp"
-#include "FlatCells.hpp"
 #include "JacobiSolver.hpp"
 
 #include <hcart/app/CommandLine.hpp>
@@ -177,7 +178,17 @@ int main(int argc, char* argv[]) {
     app.add_flag("--reference", reference, "hcart against the textbook Jacobi");
     std::string json_path;
     app.add_option("--json", json_path, "also write the --roofline figures to this JSON file");
+    // The device launch shapes --roofline compares, the first the one its summary and share
+    // are of (default: the launchers' setting alone).
+    std::vector<std::string> launches;
+    app.add_option("--launches", launches,
+                   "device launch shapes to time side by side, e.g. tiles:128/64,flat:1,"
+                   "columns:128/32/16 (a GPU build; default: HCART_DEVICE_LAUNCH's)")
+        ->delimiter(',');
     if (!hcart::parse_command_line(app, argc, argv, MPI_COMM_WORLD)) return 0;
+    if (launches.empty()) launches.push_back(hcart::impl::to_string(hcart::impl::device_launch()));
+    for (const std::string& text : launches)
+      hcart::impl::parse_device_launch(text.c_str()); // a bad one stops here, on every rank
     // The solver as the app sets it up (halos as deep as its passes), and the same solver
     // with one iteration per pass over halos one cell deep, on the same decomposition.
     hcart::jacobi::Settings settings, single;
@@ -218,33 +229,36 @@ int main(int argc, char* argv[]) {
       const auto e = grid.extent();
       double copied = double(e[0]) * e[1] * e[2];
       HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &copied, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
-      solver.iterate(2);
-      one_per_pass.iterate(2);
-      // The sweep's kernel alone over the owned cells, launched through the grid's policy and
-      // through the candidate flat ranges (FlatCells.hpp), after a check that all three
-      // compute the same bits.
+      // The device launch shapes to compare (hcart/impl/grid/DeviceLaunch.hpp), each timed
+      // through for_each_cell, the launcher every kernel gets: a copy, the sweep's kernel
+      // alone over the owned cells, and the solver's iteration. First, a check that every
+      // shape's sweep gives the first shape's bits. On a host build the launchers take the
+      // host rows, whatever the shape: one shape is timed.
+      std::vector<hcart::impl::DeviceLaunch> shapes;
+      for (const std::string& text : launches)
+        shapes.push_back(hcart::impl::parse_device_launch(text.c_str()));
+      if (hcart::host_execution) shapes.resize(1);
+      const hcart::impl::DeviceLaunch setting = hcart::impl::device_launch();
       const hcart::Box owned = grid.owned_box();
       const hcart::jacobi::Stencil stencil = hcart::jacobi::make_stencil(
           static_cast<double>(size), static_cast<double>(size), static_cast<double>(size));
-      auto w = grid.make_field<double>("flat_w");
+      auto w = grid.make_field<double>("check_w");
       hcart::for_each_cell("fill", grid.with_halo_box(), FillByIndex{u});
       const hcart::jacobi::RelaxCells into_v{u, v, {}, stencil, false},
           into_w{u, w, {}, stencil, false};
-      hcart::for_each_cell("sweep", owned, into_v, hcart::LoopPattern::Portable);
-      hcart::bench::for_each_cell_flat<1>("sweep_flat", owned, into_w);
-      hcart::fence("sweep");
-      const long differ_flat = hcart::bench::count_differing_cells(v, w, owned);
-      Kokkos::deep_copy(w, 0.0);
-      hcart::bench::for_each_cell_flat<4>("sweep_flat4", owned, into_w);
-      hcart::fence("sweep");
-      const long differ_flat4 = hcart::bench::count_differing_cells(v, w, owned);
-      if (differ_flat != 0 || differ_flat4 != 0) {
-        throw hcart::Error("the flat-range sweep differs from the grid policy's in " +
-                           std::to_string(differ_flat) + " cells (one per item) and " +
-                           std::to_string(differ_flat4) + " (four per item)");
+      for (std::size_t l = 0; l < shapes.size(); ++l) {
+        hcart::impl::set_device_launch(shapes[l]);
+        Kokkos::deep_copy(w, 0.0);
+        hcart::for_each_cell("sweep", owned, l == 0 ? into_v : into_w);
+        hcart::fence("sweep");
+        const long differ = l == 0 ? 0 : hcart::bench::count_differing_cells(v, w, owned);
+        if (differ != 0) {
+          throw hcart::Error("the sweep through launch " + launches[l] + " differs from " +
+                             launches[0] + "'s in " + std::to_string(differ) + " cells");
+        }
       }
-      std::vector<double> t_copy, t_memcpy, t_sweep, t_single, share, share_single;
-      std::vector<double> t_copy_flat, t_kernel, t_flat, t_flat4;
+      solver.iterate(2);
+      one_per_pass.iterate(2);
       // One launch per iteration, each waited for.
       const auto kernel = [&](auto&& launch) {
         return timed([&] {
@@ -254,41 +268,43 @@ int main(int argc, char* argv[]) {
           }
         });
       };
+      struct Times {
+        std::vector<double> copy, sweep_kernel, iteration, single;
+      };
+      std::vector<Times> per_shape(shapes.size());
+      std::vector<double> t_memcpy, share, share_single;
       for (int r = 0; r < repeats; ++r) {
-        t_copy.push_back(kernel([&] {
-          hcart::for_each_cell("copy", grid.with_halo_box(), CopyField{u, v});
-        }));
         // std::copy on the host, cudaMemcpy on a device
         t_memcpy.push_back(kernel([&] { Kokkos::deep_copy(v, u); }));
-        t_copy_flat.push_back(kernel([&] {
-          hcart::bench::for_each_cell_flat<1>("copy_flat", grid.with_halo_box(), CopyField{u, v});
-        }));
-        t_kernel.push_back(kernel(
-            [&] { hcart::for_each_cell("sweep", owned, into_v, hcart::LoopPattern::Portable); }));
-        t_flat.push_back(
-            kernel([&] { hcart::bench::for_each_cell_flat<1>("sweep_flat", owned, into_w); }));
-        t_flat4.push_back(
-            kernel([&] { hcart::bench::for_each_cell_flat<4>("sweep_flat4", owned, into_w); }));
-        t_sweep.push_back(timed([&] { solver.iterate(iterations); }));
-        t_single.push_back(timed([&] { one_per_pass.iterate(iterations); }));
-        const double best_copy = std::min(t_copy.back(), t_memcpy.back());
-        share.push_back(cells / copied * best_copy / t_sweep.back());
-        share_single.push_back(cells / copied * best_copy / t_single.back());
+        double best_copy = t_memcpy.back();
+        for (std::size_t l = 0; l < shapes.size(); ++l) {
+          hcart::impl::set_device_launch(shapes[l]);
+          Times& t = per_shape[l];
+          t.copy.push_back(kernel(
+              [&] { hcart::for_each_cell("copy", grid.with_halo_box(), CopyField{u, v}); }));
+          t.sweep_kernel.push_back(kernel([&] { hcart::for_each_cell("sweep", owned, into_v); }));
+          t.iteration.push_back(timed([&] { solver.iterate(iterations); }));
+          t.single.push_back(timed([&] { one_per_pass.iterate(iterations); }));
+          best_copy = std::min(best_copy, t.copy.back());
+        }
+        // The first shape's solver against the best copy of this repeat.
+        share.push_back(cells / copied * best_copy / per_shape[0].iteration.back());
+        share_single.push_back(cells / copied * best_copy / per_shape[0].single.back());
       }
-      const auto c = stats(t_copy), m = stats(t_memcpy), s = stats(t_sweep), f = stats(share);
-      const auto s1 = stats(t_single), f1 = stats(share_single);
-      const auto cf = stats(t_copy_flat), k0 = stats(t_kernel), k1 = stats(t_flat),
-                 k4 = stats(t_flat4);
+      hcart::impl::set_device_launch(setting);
+      const auto m = stats(t_memcpy), f = stats(share), f1 = stats(share_single);
+      double best_copy = m.min;
+      for (const Times& t : per_shape)
+        best_copy = std::min(best_copy, stats(t.copy).min);
+      const auto s = stats(per_shape[0].iteration), s1 = stats(per_shape[0].single);
       if (root) {
-        std::printf(
-            "copy kernel (grid policy)   min %8.3f ms  median %8.3f ms  %.1f GB/s at 16 B/cell\n",
-            c.min * 1e3, c.median * 1e3, copied * 16 / c.min / 1e9);
         std::printf(
             "Kokkos::deep_copy           min %8.3f ms  median %8.3f ms  %.1f GB/s at 16 B/cell\n",
             m.min * 1e3, m.median * 1e3, copied * 16 / m.min / 1e9);
         std::printf("hcart Jacobi iteration      min %8.3f ms  median %8.3f ms  %.1f MLUP/s at "
-                    "the min  (%ld iterations per pass)\n",
-                    s.min * 1e3, s.median * 1e3, cells / s.min / 1e6, solver.iterations_per_pass());
+                    "the min  (%ld iterations per pass; launch %s)\n",
+                    s.min * 1e3, s.median * 1e3, cells / s.min / 1e6, solver.iterations_per_pass(),
+                    launches[0].c_str());
         std::printf("share of the copy roofline  min %8.1f %%   median %8.1f %%\n", f.min * 100,
                     f.median * 100);
         std::printf("one iteration per pass      min %8.3f ms  median %8.3f ms  %.1f MLUP/s at "
@@ -296,27 +312,45 @@ int main(int argc, char* argv[]) {
                     s1.min * 1e3, s1.median * 1e3, cells / s1.min / 1e6);
         std::printf("share of the copy roofline  min %8.1f %%   median %8.1f %%\n", f1.min * 100,
                     f1.median * 100);
-        // The launch candidates (FlatCells.hpp): the copy and the sweep's kernel alone.
-        const double best = std::min(c.min, m.min);
-        std::printf(
-            "copy kernel (flat range)    min %8.3f ms  median %8.3f ms  %.1f GB/s at 16 B/cell\n",
-            cf.min * 1e3, cf.median * 1e3, copied * 16 / cf.min / 1e9);
-        const std::pair<const char*, hcart::bench::Stats> kernels[] = {
-            {"sweep kernel, grid policy", k0},
-            {"sweep kernel, flat range", k1},
-            {"sweep kernel, flat, 4/item", k4}};
-        for (const auto& [name, t] : kernels) {
-          std::printf("%-27s min %8.3f ms  median %8.3f ms  %.1f MLUP/s, %.1f %% of the copy "
-                      "roofline at the min\n",
-                      name, t.min * 1e3, t.median * 1e3, cells / t.min / 1e6,
-                      100 * cells / copied * best / t.min);
+        if (!hcart::host_execution) {
+          std::printf("\nper launch shape (for_each_cell; %% of the best copy's roofline, %.1f GB/s, "
+                      "at the min):\n%-22s %12s %18s %18s %18s\n",
+                      copied * 16 / best_copy / 1e9, "launch", "copy GB/s", "sweep kernel",
+                      "iteration", "one per pass");
+          for (std::size_t l = 0; l < shapes.size(); ++l) {
+            const auto c = stats(per_shape[l].copy), k = stats(per_shape[l].sweep_kernel),
+                       it = stats(per_shape[l].iteration), one = stats(per_shape[l].single);
+            auto cell = [&](const hcart::bench::Stats& t) {
+              char text[64];
+              std::snprintf(text, sizeof text, "%6.1f GLUP %5.1f%%", cells / t.min / 1e9,
+                            100 * cells / copied * best_copy / t.min);
+              return std::string(text);
+            };
+            std::printf("%-22s %12.1f %18s %18s %18s\n", launches[l].c_str(),
+                        copied * 16 / c.min / 1e9, cell(k).c_str(), cell(it).c_str(),
+                        cell(one).c_str());
+          }
+          std::printf("every shape checked: the same bits as %s's sweep\n", launches[0].c_str());
         }
-        std::printf("flat ranges checked: the same bits as the grid policy's sweep\n");
       }
       if (root && !json_path.empty()) {
         auto timing = [](const hcart::bench::Stats& t) {
           return nlohmann::json{{"min_s", t.min}, {"median_s", t.median}};
         };
+        nlohmann::json shapes_json = nlohmann::json::array();
+        for (std::size_t l = 0; l < shapes.size(); ++l) {
+          const auto c = stats(per_shape[l].copy), k = stats(per_shape[l].sweep_kernel),
+                     it = stats(per_shape[l].iteration), one = stats(per_shape[l].single);
+          shapes_json.push_back({{"launch", launches[l]},
+                                 {"copy_kernel", timing(c)},
+                                 {"copy_kernel_gb_s", copied * 16 / c.min / 1e9},
+                                 {"sweep_kernel", timing(k)},
+                                 {"sweep_kernel_glups", cells / k.min / 1e9},
+                                 {"iteration", timing(it)},
+                                 {"glups", cells / it.min / 1e9},
+                                 {"roofline_share", cells / copied * best_copy / it.min},
+                                 {"one_per_pass_iteration", timing(one)}});
+        }
         nlohmann::json out = {
             {"benchmark", "jacobi_roofline"},
             {"ranks", env.size()},
@@ -324,23 +358,17 @@ int main(int argc, char* argv[]) {
             {"execution_space", hcart::execution_space_name()},
             {"threads_per_rank", hcart::host_threads()},
             {"iterations_per_pass", solver.iterations_per_pass()},
-            {"copy_kernel", timing(c)},
+            {"launch", launches[0]},
+            {"copy_kernel", timing(stats(per_shape[0].copy))},
             {"deep_copy", timing(m)},
-            {"copy_bandwidth_gb_s", copied * 16 / std::min(c.min, m.min) / 1e9},
+            {"copy_bandwidth_gb_s", copied * 16 / best_copy / 1e9},
             {"iteration", timing(s)},
             {"glups", cells / s.min / 1e9},
             {"roofline_share", {{"min", f.min}, {"median", f.median}}},
             {"one_per_pass_iteration", timing(s1)},
             {"one_per_pass_glups", cells / s1.min / 1e9},
             {"one_per_pass_roofline_share", {{"min", f1.min}, {"median", f1.median}}},
-            {"copy_kernel_flat", timing(cf)},
-            {"sweep_kernel_policy", timing(k0)},
-            {"sweep_kernel_flat", timing(k1)},
-            {"sweep_kernel_flat4", timing(k4)},
-            {"sweep_kernel_glups",
-             {{"policy", cells / k0.min / 1e9},
-              {"flat", cells / k1.min / 1e9},
-              {"flat4", cells / k4.min / 1e9}}}};
+            {"launches", shapes_json}};
         std::ofstream file(json_path);
         file << out.dump(2) << "\n";
         if (!file) throw hcart::Error("cannot write --json file '" + json_path + "'");

@@ -5,8 +5,9 @@
 
 Each DIR holds the jacobi-roofline-N.json files of `hcart-bench-jacobi --roofline --json`
 (scripts/gpu-check.sh's bench step writes them). Draws one line per LABEL (the sweep's
-GLUP/s at the fastest repeat) and, dashed, the copy roofline of the first DIR
-(Kokkos::deep_copy's bandwidth at 16 bytes per update). Example (docs/benchmarks.md):
+GLUP/s at the fastest repeat; where the files time several device launch shapes
+(--launches), one line per shape, "LABEL, SHAPE") and, dashed, the copy roofline of the
+first DIR (the best copy's bandwidth at 16 bytes per update). Example (docs/benchmarks.md):
 
     /usr/bin/python3 bench/plot_gpu_roofline.py --output docs/images/gpu-jacobi-roofline.png \\
         "Kokkos' tiles=docs/data/gpu-h200-2026-11-26/kokkos-tiles" \\
@@ -21,16 +22,23 @@ import sys
 
 
 def load(directory):
-    points = []
+    """{shape or None: [(size, GLUP/s, copy roofline GLUP/s), ...]} of one folder."""
+    lines = {}
     for path in glob.glob(os.path.join(directory, "jacobi-roofline-*.json")):
         if not re.search(r"jacobi-roofline-\d+\.json$", path):
             continue
         with open(path) as f:
             data = json.load(f)
-        points.append((data["size"], data["glups"], data["copy_bandwidth_gb_s"] / 16.0))
-    if not points:
+        roof = data["copy_bandwidth_gb_s"] / 16.0
+        shapes = data.get("launches", [])
+        if len(shapes) > 1:
+            for shape in shapes:
+                lines.setdefault(shape["launch"], []).append((data["size"], shape["glups"], roof))
+        else:
+            lines.setdefault(None, []).append((data["size"], data["glups"], roof))
+    if not lines:
         sys.exit(f"plot_gpu_roofline.py: no jacobi-roofline-N.json in '{directory}'")
-    return sorted(points)
+    return {shape: sorted(points) for shape, points in lines.items()}
 
 
 def main():
@@ -49,10 +57,11 @@ def main():
         if "=" not in run:
             sys.exit(f"plot_gpu_roofline.py: '{run}': expected LABEL=DIR")
         label, directory = run.split("=", 1)
-        points = load(directory)
-        if roofline is None:
-            roofline = points
-        ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=label)
+        for shape, points in load(directory).items():
+            if roofline is None:
+                roofline = points
+            name = label if shape is None else f"{label}, {shape}"
+            ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", label=name)
     ax.plot([p[0] for p in roofline], [p[2] for p in roofline], linestyle="--", color="gray",
             label="copy roofline (deep_copy, 16 B/update)")
     ax.set_xlabel("unknowns per direction (n³ mesh, one GPU)")

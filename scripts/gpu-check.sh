@@ -19,7 +19,17 @@
 #          and 4 ranks; Jacobi3D and ZEUS runs with JSON reports, and ZEUS on the GPU
 #          against the same deck on the CPU build
 #   tiles  (only when named) the copy kernel and the Jacobi sweep at 256^3 and 512^3 for
-#          each device tiling in HCART_GPU_TILES (HCART_DEVICE_TILES values)
+#          each device tiling in HCART_GPU_TILES (tiles:THREADS/K values of HCART_DEVICE_LAUNCH)
+#   launches (only when named) the device launch shapes of HCART_GPU_LAUNCHES (comma-separated
+#          HCART_DEVICE_LAUNCH values) side by side in one run per mesh size of
+#          HCART_GPU_LAUNCH_SIZES (default 256 512): copy, sweep kernel and solver iteration
+#          through for_each_cell, checked bitwise against the first shape
+#   halo   (only when named; bench runs it too) the exchanger benchmark on 2 and 4 ranks at
+#          256^3 and 512^3: pack + unpack against a device copy, Faces and Full, both ways
+#          of staging through pinned memory; under MPS or time-sliced as the run shares
+#   threads (only when named) the host CPU: the copy bandwidth of P ranks; Jacobi3D on P
+#          ranks and on 1 rank of P threads (also bound to cores) at the automatic depth and
+#          at each of HCART_GPU_THREAD_DEPTHS (default 0 1 2) iterations per pass
 #   cpu    the host CPU: Jacobi3D at every ranks x threads layout of its cores (P x 1,
 #          sqrt(P) x sqrt(P), 1 x P; ranks bound to cores) and the copy bandwidth of P ranks;
 #          ZEUS Sod and Sedov on P ranks (zone updates per second against the GPU's)
@@ -50,9 +60,9 @@ steps=()
 while [ $# -gt 0 ]; do
   case $1 in
     --kit) kit=${2:?--kit needs a folder}; shift 2 ;;
-    setup|unpack|build|test|bench|tiles|cpu) steps+=("$1"); shift ;;
+    setup|unpack|build|test|bench|tiles|launches|halo|threads|cpu) steps+=("$1"); shift ;;
     -h|--help) sed -n '2,/^set -euo/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "gpu-check.sh: unknown argument '$1' (expected --kit DIR or setup|unpack|build|test|bench|tiles|cpu)" >&2; exit 2 ;;
+    *) echo "gpu-check.sh: unknown argument '$1' (expected --kit DIR or setup|unpack|build|test|bench|tiles|launches|halo|threads|cpu)" >&2; exit 2 ;;
   esac
 done
 [ ${#steps[@]} -gt 0 ] || steps=(setup build test bench cpu)
@@ -90,12 +100,15 @@ timed() { # label, command...: runs it with its output in $out/<label>.log, with
   return $rc
 }
 
-# Packs the logs into $OUT (at most a few files come back from a device call).
+# Packs the logs into $OUT (at most a few files come back from a device call), named after
+# the logs' folder so that two runs into one $OUT (time-sliced, then MPS) keep both.
 pack() {
   [ -n "$results" ] || return 0
   mkdir -p "$results"
-  tar -czf "$results/gpu-check.tar.gz" -C "$(dirname "$out")" "$(basename "$out")" 2>/dev/null || true
-  cp "$out/summary.txt" "$results/summary.txt" 2>/dev/null || true
+  local name
+  name=$(basename "$out")
+  tar -czf "$results/$name.tar.gz" -C "$(dirname "$out")" "$name" 2>/dev/null || true
+  cp "$out/summary.txt" "$results/$name-summary.txt" 2>/dev/null || true
 }
 
 mps_pipe=""
@@ -181,6 +194,12 @@ step_unpack() {
   fi
   while read -r name dir; do
     [ "$name" = source ] && continue
+    if [ "$dir" = "$(pwd)/build-$name" ]; then # packed from a checkout at this very path
+      rm -rf "build-$name"
+      tar -xzf "$pre/$name.tar.gz" -C /
+      say "unpacked build-$name in place"
+      continue
+    fi
     tar -xzf "$pre/$name.tar.gz" -C /
     rm -rf "build-$name"
     ln -s "$dir" "build-$name"
@@ -241,16 +260,12 @@ step_bench() {
   local b=build-cuda/bin
   for n in 64 128 192 256 384 512; do
     timed "jacobi-roofline-$n" "$b/hcart-mpiexec" -n 1 "$b/hcart-bench-jacobi" --roofline --size "$n" \
-      --iterations 50 --json "$out/jacobi-roofline-$n.json" || true
+      --iterations 50 --launches columns:128/32/8,tiles:128/64 --json "$out/jacobi-roofline-$n.json" || true
   done
   for n in 256 512; do
     timed "user-kernels-$n" "$b/hcart-mpiexec" -n 1 "$b/hcart-bench-user-kernels" --size "$n" || true
   done
-  for np in 2 4; do
-    for n in 256 512; do
-      timed "halo-split-np$np-$n" "$b/hcart-mpiexec" -n "$np" "$b/hcart-bench-exchanger" --size "$n" || true
-    done
-  done
+  step_halo
   timed strategy-bench-np4 "$b/hcart-mpiexec" -n 4 "$b/hcart-strategy-bench" --sizes 6 --json || true
   timed jacobi3d-default "$b/hcart-mpiexec" -n 1 "$b/jacobi3d" inputs/jacobi3d/default.toml \
     --set output.directory=\""$out/jacobi3d-default"\" --set output.every=0 || true
@@ -268,14 +283,56 @@ step_bench() {
   done
 }
 
-# The device tiles of hcart's 3D policy (HCART_DEVICE_TILES, hcart/grid/Loops.hpp): the copy
+# The exchanger on 2 and 4 ranks sharing the GPU (MPS or time-sliced, as the preflight set).
+step_halo() {
+  limit=${HCART_GPU_LIMIT_BENCH:-600}
+  local b=build-cuda/bin np n
+  for np in 2 4; do
+    for n in 256 512; do
+      timed "halo-split-np$np-$n-$sharing" "$b/hcart-mpiexec" -n "$np" "$b/hcart-bench-exchanger" \
+        --size "$n" || true
+    done
+  done
+}
+
+# The device launch shapes (HCART_DEVICE_LAUNCH) side by side, through for_each_cell.
+step_launches() {
+  limit=${HCART_GPU_LIMIT_BENCH:-600}
+  local b=build-cuda/bin n
+  local shapes=${HCART_GPU_LAUNCHES:-tiles:128/64,flat:1,flat:2,flat:4,columns:128/32/8,columns:128/32/16,columns:128/32/32,columns:256/32/16,columns:128/64/16,columns:64/32/16}
+  for n in ${HCART_GPU_LAUNCH_SIZES:-256 512}; do
+    timed "launches-$n" "$b/hcart-mpiexec" -n 1 "$b/hcart-bench-jacobi" --roofline --size "$n" \
+      --iterations 50 --repeats 5 --launches "$shapes" --json "$out/launches-$n.json" || true
+  done
+}
+
+# The host CPU's threads against its ranks: the copy bandwidth of P ranks, then Jacobi3D's
+# default deck (1000 iterations) on P ranks and on one rank of P threads (also with its
+# threads bound to cores), at 1 and 2 iterations per pass and the automatic depth.
+step_threads() {
+  limit=${HCART_GPU_LIMIT_CPU:-300}
+  local P=$jobs depth
+  timed cpu-copy-np$P build-openmp/bin/hcart-mpiexec --bind-to core -n "$P" \
+    build-openmp/bin/hcart-bench-jacobi --roofline --size 256 --json "$out/cpu-roofline-np$P.json" || true
+  for depth in ${HCART_GPU_THREAD_DEPTHS:-0 1 2}; do
+    timed "threads-ipp$depth" python3 bench/jacobi_runs.py --repeats 3 \
+      --set jacobi.max_iterations=1000 --set output.every=0 --set jacobi.iterations_per_pass=$depth \
+      --json "$out/threads-ipp$depth.json" "ranks=build-openmp:${P}x1" "threads=build-openmp:1x${P}" || true
+    timed "threads-bound-ipp$depth" env OMP_PROC_BIND=close OMP_PLACES=cores python3 bench/jacobi_runs.py \
+      --repeats 3 --set jacobi.max_iterations=1000 --set output.every=0 \
+      --set jacobi.iterations_per_pass=$depth --json "$out/threads-bound-ipp$depth.json" \
+      "bound=build-openmp:1x${P}" || true
+  done
+}
+
+# The MDRange tiles of hcart's 3D policy (HCART_DEVICE_LAUNCH=tiles:T/K, hcart/impl/grid/DeviceLaunch.hpp): the copy
 # kernel and hcart's Jacobi sweep at 256^3 and 512^3 for each setting in HCART_GPU_TILES.
 step_tiles() {
   limit=${HCART_GPU_LIMIT_BENCH:-600}
   local b=build-cuda/bin t n
-  for t in ${HCART_GPU_TILES:-kokkos 64/64 128/64 256/64 512/64 1024/64 128/32 256/32}; do
+  for t in ${HCART_GPU_TILES:-64/64 128/64 256/64 512/64 1024/64 128/32 256/32}; do
     for n in 256 512; do
-      timed "tiles-${t//\//-}-$n" env HCART_DEVICE_TILES="$t" "$b/hcart-mpiexec" -n 1 \
+      timed "tiles-${t//\//-}-$n" env HCART_DEVICE_LAUNCH="tiles:$t" "$b/hcart-mpiexec" -n 1 \
         "$b/hcart-bench-jacobi" --roofline --size "$n" --iterations 50 --repeats 3 \
         --json "$out/tiles-${t//\//-}-$n.json" || true
     done

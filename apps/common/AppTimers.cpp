@@ -11,12 +11,13 @@ void account_halo_times(Timers& timers, const HaloExchanger& halo, HaloTimes& ac
   timers.add("halo.wait", t.wait - accounted.wait);
   timers.add("halo.unpack", t.unpack - accounted.unpack);
   if (t.check > accounted.check) timers.add("halo.check", t.check - accounted.check);
+  if (t.stage > accounted.stage) timers.add("halo.stage", t.stage - accounted.stage);
   accounted = t;
 }
 
 double halo_seconds(const Timers& timers) {
   return timers.seconds("halo.pack") + timers.seconds("halo.wait") + timers.seconds("halo.unpack") +
-         timers.seconds("halo.check");
+         timers.seconds("halo.check") + timers.seconds("halo.stage");
 }
 
 std::string thread_binding_note(MPI_Comm comm, int threads) {

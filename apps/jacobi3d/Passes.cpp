@@ -35,7 +35,8 @@ double redundant_share(const Block& block, long iterations) {
   return total / (static_cast<double>(iterations) * owned) - 1.0;
 }
 
-long choose_iterations_per_pass(const Settings& settings, const Block& block, bool wavefront) {
+long choose_iterations_per_pass(const Settings& settings, const Block& block, bool wavefront,
+                                int threads) {
   if (!wavefront) return 1;
   const bool neighbours = block.has_neighbours();
   if (neighbours && settings.overlap) return 1;
@@ -48,9 +49,13 @@ long choose_iterations_per_pass(const Settings& settings, const Block& block, bo
   if (settings.iterations_per_pass > 0) {
     return std::max(1L, std::min(settings.iterations_per_pass, deepest));
   }
-  // Automatic: as many as the cache holds the planes in flight for, with at most 10% of
+  // Automatic: none where the team's barriers would cost more than its threads' share of a
+  // plane, else as many as the cache holds the planes in flight for, with at most 10% of
   // redundant updates.
   const auto& n = block.local_size;
+  if (threads > 1 &&
+      static_cast<double>(n[1]) * n[2] < static_cast<double>(kWavefrontCellsPerThread) * threads)
+    return 1;
   const double plane = static_cast<double>(n[1] + 2) * static_cast<double>(n[2] + 2) * 8.0;
   const long fits = static_cast<long>(kWavefrontCacheBytes / (3 * plane));
   const long cap = neighbours ? kAutoIterationsWithNeighbours : kMaxWavefrontIterations;

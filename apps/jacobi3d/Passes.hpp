@@ -14,7 +14,8 @@
 //
 // Iterations per pass: [jacobi] iterations_per_pass when it is given (> 0), else chosen so
 // that the planes of a pass stay in cache and (with neighbours) the redundant updates stay
-// under 10%. It is 1 where no wavefront runs (a device build), and where ranks have
+// under 10%, and 1 where the rank's threads would have too little of a plane each between
+// the wavefront's barriers (kWavefrontCellsPerThread). It is 1 where no wavefront runs (a device build), and where ranks have
 // neighbours and ask for overlap (an exchange behind every iteration). Across a side with a
 // neighbour a pass needs a halo as deep as its iterations, and the neighbour's block must
 // hold that many cells; all ranks take the smallest choice.
@@ -51,15 +52,22 @@ constexpr int kAlignedRowHalo = 4;
 /// (more gained nothing: docs/benchmarks.md, "Jacobi3D"), and without.
 constexpr long kAutoIterationsWithNeighbours = 4;
 constexpr long kMaxWavefrontIterations = 8;
+/// \brief The automatic choice runs the wavefront only where each thread of the rank's team
+/// updates at least this many cells of a plane between the team's barriers: on a 16-core
+/// host, 16 threads on 192^2 planes (2304 cells each) ran Jacobi3D at 3.5-4.2 GLUP/s in
+/// passes of 2 or 8 iterations and at 6.0-9.8 without the wavefront (docs/benchmarks.md,
+/// "GPU and many-core runs"); 2 threads (18432 each) gain from it.
+constexpr long kWavefrontCellsPerThread = 8192;
 
 /// \brief Updates a pass of `iterations` computes beyond the owned ones, relative:
 /// iteration t covers the owned box grown by iterations - t on every side with a neighbour.
 double redundant_share(const Block& block, long iterations);
 
 /// \brief This rank's iterations per pass for its block, before the ranks agree (see
-/// above); `wavefront`: the execution space runs the host wavefront (true on host builds).
+/// above); `wavefront`: the execution space runs the host wavefront (true on host builds),
+/// with `threads` threads in its team.
 long choose_iterations_per_pass(const Settings& settings, const Block& block,
-                                bool wavefront = host_execution);
+                                bool wavefront = host_execution, int threads = host_threads());
 
 /// \brief The passes of a run on `decomp` (collective: the ranks agree on the smallest
 /// choice) and the halo they need.

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -66,11 +67,12 @@ TEST(Loops, EveryCellOfTheBoxOnceAndNothingElse) {
 }
 
 // The device tiles: a warp's threads on consecutive cells of a row, no idle threads on thin
-// boxes, at most the block's threads (worked out by hand from the rule in Loops.hpp).
+// boxes, at most the block's threads (worked out by hand from the rule in DeviceLaunch.hpp).
 TEST(Loops, DeviceTilesGiveAWarpARow) {
-  const hcart::impl::DeviceTiling tiling; // 128 threads, 64 along k
+  const hcart::impl::DeviceLaunch launch =
+      hcart::impl::DeviceLaunch::default_tiles(); // 128 threads, 64 along k
   auto tiles = [&](std::array<int, 3> n) {
-    return hcart::impl::device_tiles(hcart::make_box({0, 0, 0}, n), tiling);
+    return hcart::impl::device_tiles(hcart::make_box({0, 0, 0}, n), launch);
   };
   EXPECT_EQ(tiles({512, 512, 512}), (std::array<int, 3>{1, 2, 64}));
   EXPECT_EQ(tiles({512, 512, 1}), (std::array<int, 3>{1, 128, 1})); // a k face
@@ -79,30 +81,146 @@ TEST(Loops, DeviceTilesGiveAWarpARow) {
   EXPECT_EQ(tiles({3, 5, 7}), (std::array<int, 3>{2, 8, 8}));       // whole powers of two
   EXPECT_EQ(tiles({200, 4, 4}), (std::array<int, 3>{8, 4, 4}));
   EXPECT_EQ(tiles({0, 0, 0}), (std::array<int, 3>{1, 1, 1})); // empty
-  const hcart::impl::DeviceTiling small{64, 16, false};
+  hcart::impl::DeviceLaunch small = hcart::impl::DeviceLaunch::default_tiles();
+  small.threads = 64;
+  small.k_tile = 16;
   EXPECT_EQ(hcart::impl::device_tiles(hcart::make_box({0, 0, 0}, {9, 9, 100}), small),
             (std::array<int, 3>{1, 4, 16}));
 }
 
-TEST(Loops, DeviceTilingReadsItsSetting) {
-  using hcart::impl::parse_device_tiling;
-  EXPECT_EQ(parse_device_tiling(nullptr).threads, 128);
-  EXPECT_EQ(parse_device_tiling("").k_tile, 64);
-  EXPECT_TRUE(parse_device_tiling("kokkos").kokkos_default);
-  const hcart::impl::DeviceTiling t = parse_device_tiling("128/32");
-  EXPECT_EQ(t.threads, 128);
+TEST(Loops, DeviceLaunchReadsItsSetting) {
+  using hcart::impl::DeviceLaunch;
+  using hcart::impl::parse_device_launch;
+  // The default: columns 128/32/8 (measured fastest on an H200).
+  EXPECT_EQ(hcart::impl::to_string(parse_device_launch(nullptr)), "columns:128/32/8");
+  EXPECT_EQ(hcart::impl::to_string(parse_device_launch("")), "columns:128/32/8");
+  EXPECT_EQ(parse_device_launch("kokkos").shape, DeviceLaunch::Shape::KokkosTiles);
+  const DeviceLaunch t = parse_device_launch("tiles:256/32");
+  EXPECT_EQ(t.shape, DeviceLaunch::Shape::Tiles);
+  EXPECT_EQ(t.threads, 256);
   EXPECT_EQ(t.k_tile, 32);
-  EXPECT_FALSE(t.kokkos_default);
-  for (const char* bad : {"256", "256/", "/64", "100/64", "256/128", "2048/64", "16/16", "32/64",
-                          "256/64x", "abc", "256/-4"}) {
+  const DeviceLaunch c = parse_device_launch("columns:128/32/16");
+  EXPECT_EQ(c.shape, DeviceLaunch::Shape::Columns);
+  EXPECT_EQ(c.threads, 128);
+  EXPECT_EQ(c.k_tile, 32);
+  EXPECT_EQ(c.cells, 16);
+  // Each setting's text reads back as itself.
+  for (const char* text : {"tiles:128/64", "kokkos", "columns:32/32/1", "columns:256/64/1024"})
+    EXPECT_EQ(hcart::impl::to_string(parse_device_launch(text)), text);
+  // The former variable's form.
+  const DeviceLaunch old = parse_device_launch("128/32", true);
+  EXPECT_EQ(old.shape, DeviceLaunch::Shape::Tiles);
+  EXPECT_EQ(old.k_tile, 32);
+  for (const char* bad : {"256/64", "tiles:256", "tiles:256/", "tiles:/64", "tiles:100/64",
+                          "tiles:256/128", "tiles:2048/64", "tiles:16/16", "tiles:32/64",
+                          "tiles:256/64x", "abc", "tiles:256/-4", "flat:4", "columns:128/32",
+                          "columns:128/32/0", "columns:128/32/2000", "columns:100/32/8",
+                          "columns:128/128/8", "columns:128/32/8/1", "Tiles:128/64"}) {
     try {
-      parse_device_tiling(bad);
+      parse_device_launch(bad);
       ADD_FAILURE() << "accepted '" << bad << "'";
     } catch (const hcart::InputError& e) {
-      EXPECT_NE(std::string(e.what()).find(std::string("'") + bad + "'"), std::string::npos)
+      EXPECT_NE(std::string(e.what()).find(std::string("HCART_DEVICE_LAUNCH='") + bad + "'"),
+                std::string::npos)
           << e.what();
     }
   }
+  for (const char* bad : {"256", "256/", "/64", "100/64", "256/128", "abc", "columns:128/32/8"}) {
+    try {
+      parse_device_launch(bad, true);
+      ADD_FAILURE() << "accepted '" << bad << "' as HCART_DEVICE_TILES";
+    } catch (const hcart::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("HCART_DEVICE_TILES='") + bad + "'"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+// Every launch shape on boxes of every kind (whole fields, faces of each direction, odd
+// shapes smaller and larger than a tile): every cell once and nothing else, a sum equal to its
+// closed form and a maximum equal to the one found by hand. Run on the host here (each shape
+// is a plain Kokkos range or policy), on a GPU by the suite there.
+TEST(Loops, EveryLaunchShapeVisitsEveryCellOnce) {
+  using hcart::impl::parse_device_launch;
+  const hcart::Field<int> visits("visits", 9, 70, 150);
+  const hcart::Box boxes[] = {
+      hcart::make_box({0, 0, 0}, {9, 70, 150}), hcart::make_box({4, 0, 0}, {5, 70, 150}),
+      hcart::make_box({0, 3, 0}, {9, 4, 150}),  hcart::make_box({0, 0, 149}, {9, 70, 150}),
+      hcart::make_box({1, 2, 3}, {8, 67, 133}), hcart::make_box({2, 5, 7}, {3, 6, 8}),
+      hcart::make_box({0, 1, 1}, {9, 33, 65})};
+  for (const char* shape : {"columns:128/32/8", "columns:128/32/1", "columns:128/64/4",
+                            "columns:32/32/7", "columns:32/1/3", "columns:1024/64/1024",
+                            "tiles:128/64", "tiles:32/8", "kokkos"}) {
+    const hcart::impl::DeviceLaunch launch = parse_device_launch(shape);
+    for (const hcart::Box& box : boxes) {
+      Kokkos::deep_copy(visits, 0);
+      hcart::impl::for_each_cell_as("touch", box, Touch{visits}, launch);
+      const auto host = hcart::host_copy(visits);
+      long wrong = 0;
+      long long expected = 0;
+      int expected_largest = -1000000;
+      for (int i = 0; i < 9; ++i)
+        for (int j = 0; j < 70; ++j)
+          for (int k = 0; k < 150; ++k) {
+            wrong += host(i, j, k) != (box.contains(i, j, k) ? 1 : 0);
+            if (box.contains(i, j, k)) {
+              expected += 10000LL * i + 100LL * j + k;
+              expected_largest = std::max(expected_largest, i * j - k);
+            }
+          }
+      const std::string where = std::string(shape) + ", box " + std::to_string(box.extent(0)) +
+                                "x" + std::to_string(box.extent(1)) + "x" +
+                                std::to_string(box.extent(2));
+      EXPECT_EQ(wrong, 0) << where;
+      // Split into launches of at most 5000 work items (slabs along i; a plane of more: the
+      // 3D policy), as a box of 2^31 items or more is.
+      Kokkos::deep_copy(visits, 0);
+      hcart::impl::for_each_cell_as("touch", box, Touch{visits}, launch, 5000);
+      const auto split = hcart::host_copy(visits);
+      long wrong_split = 0;
+      for (int i = 0; i < 9; ++i)
+        for (int j = 0; j < 70; ++j)
+          for (int k = 0; k < 150; ++k)
+            wrong_split += split(i, j, k) != (box.contains(i, j, k) ? 1 : 0);
+      EXPECT_EQ(wrong_split, 0) << where << ", in launches of 5000 items";
+      long long sum = 0;
+      int largest = -1000000;
+      hcart::impl::reduce_cells_as("sum", box, SumOfIndices{}, sum, launch);
+      hcart::impl::reduce_cells_as("max", box, Largest{}, Kokkos::Max<int>(largest), launch);
+      EXPECT_EQ(sum, expected) << where;
+      EXPECT_EQ(largest, expected_largest) << where;
+    }
+  }
+}
+
+// The work items a launch makes: the count worked out by hand, and a box beyond 2^31 items
+// (counted, not run) that the launcher must split.
+TEST(Loops, LaunchShapesCountTheirWorkItems) {
+  using hcart::impl::cell_items;
+  using hcart::impl::parse_device_launch;
+  const hcart::Box box = hcart::make_box({0, 0, 0}, {10, 70, 150});
+  // Columns 128/32/4: tiles of 4 (j) x 32 (k); 3 slabs of 4, 18 x 5 tiles.
+  EXPECT_EQ(cell_items(box, parse_device_launch("columns:128/32/4")).items, 3 * 18 * 5 * 128);
+  // A thin box: 1 slab; tiles of 128 along j (k is 1 cell), 1 x 1 tiles.
+  EXPECT_EQ(cell_items(hcart::make_box({0, 0, 5}, {10, 70, 6}), parse_device_launch("columns:128/32/16"))
+                .items,
+            128);
+  EXPECT_EQ(cell_items(hcart::make_box({0, 0, 0}, {0, 70, 150}), parse_device_launch("columns:128/32/4"))
+                .items,
+            0);
+  const hcart::Box huge = hcart::make_box({0, 0, 0}, {2048, 2048, 1024});
+  EXPECT_GT(cell_items(huge, parse_device_launch("columns:128/32/1")).items,
+            hcart::impl::kMostItems);
+}
+
+// The setting used by the launchers: set_device_launch replaces it and gives the one before.
+TEST(Loops, DeviceLaunchCanBeSetForBenchmarks) {
+  const hcart::impl::DeviceLaunch before =
+      hcart::impl::set_device_launch(hcart::impl::parse_device_launch("tiles:256/32"));
+  EXPECT_EQ(hcart::impl::to_string(hcart::impl::device_launch()), "tiles:256/32");
+  hcart::impl::set_device_launch(before);
+  EXPECT_EQ(hcart::impl::to_string(hcart::impl::device_launch()), hcart::impl::to_string(before));
 }
 
 // Boxes of every shape the exchanger and the kernels use, through the portable pattern (the

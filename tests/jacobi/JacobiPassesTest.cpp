@@ -216,20 +216,28 @@ Block test_block(const std::array<int, 3>& n, const std::array<bool, 3>& crossed
 TEST(Jacobi, IterationsPerPassPolicy) {
   jacobi::Settings s;
   Block alone = test_block({64, 64, 64}, {false, false, false});
-  EXPECT_EQ(jacobi::choose_iterations_per_pass(s, alone, true), jacobi::kMaxWavefrontIterations);
-  EXPECT_EQ(jacobi::choose_iterations_per_pass(s, alone, false), 1) << "no wavefront";
+  EXPECT_EQ(jacobi::choose_iterations_per_pass(s, alone, true, 1), jacobi::kMaxWavefrontIterations);
+  EXPECT_EQ(jacobi::choose_iterations_per_pass(s, alone, false, 1), 1) << "no wavefront";
+  // 64^2 planes: one thread has no barrier to wait at; two would have 2048 cells each.
+  EXPECT_EQ(jacobi::choose_iterations_per_pass(s, alone, true, 2), 1) << "too little per thread";
+  alone.local_size = {64, 192, 192}; // 36864 cells a plane: 18432 each at 2 threads
+  EXPECT_GT(jacobi::choose_iterations_per_pass(s, alone, true, 2), 1);
+  EXPECT_EQ(jacobi::choose_iterations_per_pass(s, alone, true, 16), 1) << "2304 each at 16";
+  s.iterations_per_pass = 4; // asked for: no threshold
+  EXPECT_EQ(jacobi::choose_iterations_per_pass(s, alone, true, 16), 4);
+  s.iterations_per_pass = 0;
   alone.local_size = {64, 2048, 2048}; // 32 MiB planes: no room for a pass in 16 MiB
-  EXPECT_EQ(jacobi::choose_iterations_per_pass(s, alone, true), 1);
+  EXPECT_EQ(jacobi::choose_iterations_per_pass(s, alone, true, 1), 1);
   Block cut = test_block({64, 64, 64}, {true, false, false});
-  EXPECT_EQ(jacobi::choose_iterations_per_pass(s, cut, true),
+  EXPECT_EQ(jacobi::choose_iterations_per_pass(s, cut, true, 1),
             jacobi::kAutoIterationsWithNeighbours);
   cut.local_size = {8, 64, 64}; // 4 per pass would redo 4 * 3 / 2 / 8 = 37% more updates
-  const long n = jacobi::choose_iterations_per_pass(s, cut, true);
+  const long n = jacobi::choose_iterations_per_pass(s, cut, true, 1);
   EXPECT_LE(jacobi::redundant_share(cut, n), 0.1);
   EXPECT_GT(jacobi::redundant_share(cut, n + 1), 0.1);
   s.iterations_per_pass = 64;
   cut.local_size = {3, 64, 64};
-  EXPECT_EQ(jacobi::choose_iterations_per_pass(s, cut, true), 3) << "capped by the block";
+  EXPECT_EQ(jacobi::choose_iterations_per_pass(s, cut, true, 1), 3) << "capped by the block";
   s.overlap = true;
-  EXPECT_EQ(jacobi::choose_iterations_per_pass(s, cut, true), 1);
+  EXPECT_EQ(jacobi::choose_iterations_per_pass(s, cut, true, 1), 1);
 }

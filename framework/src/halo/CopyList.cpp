@@ -2,6 +2,9 @@
 
 #include <hcart/core/Error.hpp>
 
+#include <algorithm>
+#include <limits>
+
 namespace hcart::impl {
 
 namespace {
@@ -26,6 +29,10 @@ CopyList::CopyList(std::vector<CopyItem> items) {
   auto by_cell = Kokkos::View<CopyItem*, Kokkos::HostSpace>("hcart::halo::items", items.size());
   auto by_row = Kokkos::View<CopyItem*, Kokkos::HostSpace>("hcart::halo::rows", items.size());
   for (std::size_t t = 0; t < items.size(); ++t) {
+    HCART_CHECK(items[t].box.cells() < (std::int64_t(1) << 32),
+                "hcart::HaloExchanger: a halo box of " << items[t].box.cells()
+                                                       << " cells, expected fewer than 2^32");
+    m_slots = std::max(m_slots, items[t].field + 1);
     by_cell(t) = items[t];
     by_cell(t).first = m_cells;
     by_row(t) = items[t];
@@ -43,15 +50,37 @@ void CopyList::run(const ExecutionSpace& space, const char* label, LoopPattern p
   if (m_cells == 0) return;
   if (pattern == LoopPattern::HostRows) {
     run_rows(space, label, m_threads, CopyRows{m_by_row, fields, buffer, m_rows});
+  } else if (m_slots <= kFewSlots) {
+    run_cells<kFewSlots>(space, label, fields, buffer);
   } else {
-    // The functor carries the FieldRefs (2 KiB): Kokkos' CUDA backend would pass it through
-    // constant memory, each launch waiting for the last one's to be free (a host-side
-    // synchronisation per pack and unpack); light-weight work items take it as kernel
-    // arguments instead.
-    const auto policy =
-        Kokkos::Experimental::require(range_policy(space, std::int64_t(0), m_cells, m_threads),
-                                      Kokkos::Experimental::WorkItemProperty::HintLightWeight);
-    Kokkos::parallel_for(label, policy, CopyCells{m_by_cell, fields, buffer});
+    run_cells<kMaxHaloFields>(space, label, fields, buffer);
+  }
+}
+
+template <int Slots>
+void CopyList::run_cells(const ExecutionSpace& space, const char* label, const FieldRefs& fields,
+                         unsigned char* buffer) const {
+  CopyCells<Slots> copy{m_by_cell, {}, buffer};
+  for (int s = 0; s < Slots; ++s)
+    copy.fields[s] = fields[s];
+  // All 64 slots (2 KiB): Kokkos' CUDA backend would pass the functor through constant
+  // memory, each launch waiting for the last one's to be free (a host-side synchronisation
+  // per pack and unpack); light-weight work items take it as kernel arguments instead. A
+  // few slots fit the kernel's parameters as they are.
+  const auto launch = [&](auto policy) {
+    if constexpr (Slots > kFewSlots) {
+      Kokkos::parallel_for(label,
+                           Kokkos::Experimental::require(
+                               policy, Kokkos::Experimental::WorkItemProperty::HintLightWeight),
+                           copy);
+    } else {
+      Kokkos::parallel_for(label, policy, copy);
+    }
+  };
+  if (m_cells <= std::numeric_limits<int>::max()) {
+    launch(range_policy(space, 0, static_cast<int>(m_cells), m_threads));
+  } else {
+    launch(range_policy(space, std::int64_t(0), m_cells, m_threads));
   }
 }
 

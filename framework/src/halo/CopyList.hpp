@@ -11,7 +11,9 @@
 // Two loop patterns with the same result, byte for byte (tests compare them):
 //   LoopPattern::HostRows   tasks of consecutive rows of cells along k (host only);
 //   LoopPattern::Portable   one thread per cell, the item found by a binary search of the
-//                           first cells of the items (any backend: the device pattern).
+//                           first cells of the items (any backend: the device pattern); the
+//                           launch carries the refs of as many slots as the items name (4 or
+//                           all 64).
 #pragma once
 
 #include <hcart/core/ExecutionModel.hpp>
@@ -61,9 +63,16 @@ public:
            const FieldRefs& fields, unsigned char* buffer) const;
 
 private:
+  /// The launches of the portable pattern with the refs of `Slots` slots.
+  template <int Slots>
+  void run_cells(const ExecutionSpace& space, const char* label, const FieldRefs& fields,
+                 unsigned char* buffer) const;
+
+  static constexpr int kFewSlots = 4;
   Kokkos::View<CopyItem*, MemorySpace> m_by_cell; // first = first cell
   Kokkos::View<CopyItem*, MemorySpace> m_by_row;  // first = first row (host pattern)
   std::int64_t m_cells = 0, m_rows = 0;
+  int m_slots = 0;   // field slots the items name (the highest + 1)
   int m_threads = 1; // of the execution space, for the chunk size
 };
 
@@ -109,23 +118,30 @@ KOKKOS_INLINE_FUNCTION std::int64_t shifted(const FieldRef& f, const Kokkos::Arr
          static_cast<std::int64_t>(shift[2]) * f.elem_bytes;
 }
 
-/// The portable pattern: one thread per cell.
+/// The portable pattern: one thread per cell, the fields of the first `Slots` slots (a
+/// launch whose functor is small enough for the kernel's parameters, below 512 bytes, costs
+/// less than one passed through constant memory or as a 4 KiB parameter block).
+template <int Slots>
 struct CopyCells {
   Kokkos::View<CopyItem*, MemorySpace> items;
-  FieldRefs fields;
+  Kokkos::Array<FieldRef, Slots> fields;
   unsigned char* buffer;
 
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t cell) const {
+  template <class Index>
+  KOKKOS_INLINE_FUNCTION void operator()(Index cell) const {
     const CopyItem& it = items(find_item(items, cell));
-    const std::int64_t n = cell - it.first;
-    const int nk = it.box.extent(2), nj = it.box.extent(1);
-    const int k = static_cast<int>(n % nk);
-    const std::int64_t rest = n / nk;
-    const int j = static_cast<int>(rest % nj), i = static_cast<int>(rest / nj);
+    // 32-bit arithmetic within an item (CopyList checks that each has fewer than 2^32
+    // cells): a 64-bit division costs several times more on a GPU.
+    const auto n = static_cast<std::uint32_t>(cell - it.first);
+    const auto nk = static_cast<std::uint32_t>(it.box.extent(2)),
+               nj = static_cast<std::uint32_t>(it.box.extent(1));
+    const std::uint32_t rest = n / nk;
+    const int k = static_cast<int>(n - rest * nk), j = static_cast<int>(rest % nj),
+              i = static_cast<int>(rest / nj);
     const FieldRef& f = fields[it.field];
     unsigned char* at = f.data + (it.box.lo[0] + i) * f.stride_i + (it.box.lo[1] + j) * f.stride_j +
                         static_cast<std::int64_t>(it.box.lo[2] + k) * f.elem_bytes;
-    unsigned char* packed = buffer + it.buffer_offset + n * f.elem_bytes;
+    unsigned char* packed = buffer + it.buffer_offset + static_cast<std::int64_t>(n) * f.elem_bytes;
     switch (it.kind) {
     case CopyKind::Pack: copy_element(packed, at, f.elem_bytes); break;
     case CopyKind::Unpack: copy_element(at, packed, f.elem_bytes); break;

@@ -8,10 +8,13 @@
 #include <hcart/halo/HaloExchanger.hpp>
 
 #include <climits>
+#include <cstdlib>
 
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <string>
+#include <utility>
 
 namespace hcart {
 
@@ -39,9 +42,26 @@ struct HaloExchanger::PhaseState {
   Kokkos::View<unsigned char*, MemorySpace> send_device, recv_device;
   Kokkos::View<unsigned char*, PinnedSpace> send_pinned, recv_pinned;
   std::size_t capacity = 0;
-  unsigned char* send = nullptr; // what MPI and the kernels use
+  std::size_t bytes = 0;         // of the messages in flight
+  unsigned char* send = nullptr; // what MPI uses
   unsigned char* recv = nullptr;
+  unsigned char* packed = nullptr; // what the kernels use (send / recv unless staged by copy)
+  unsigned char* unpacked = nullptr;
 };
+
+namespace {
+
+// HCART_HALO_STAGING: true for `copy`, false for `kernel` or unset.
+bool staging_by_copy() {
+  const char* value = std::getenv("HCART_HALO_STAGING");
+  if (value == nullptr || *value == '\0' || std::string(value) == "kernel") return false;
+  if (std::string(value) == "copy") return true;
+  throw InputError(std::string("HCART_HALO_STAGING='") + value + "': expected 'kernel' (the pack "
+                   "and unpack kernels use the pinned host buffers) or 'copy' (device buffers, "
+                   "copied to and from pinned ones)");
+}
+
+} // namespace
 
 // The copy lists of one field layout (the element sizes of the fields of a call), per
 // phase. Kept for every layout met, so that alternating between sets of fields allocates
@@ -79,6 +99,7 @@ HaloExchanger::HaloExchanger(const Grid& grid, HaloMode mode, const HaloOptions&
   m_plans.resize(static_cast<std::size_t>(m_full_layers) + 1);
   agree_on_errors(grid.decomposition().comm(), [&] {
     m_device_buffers = device_mpi().device_buffers || !device_mpi().device_build;
+    m_stage_by_copy = staging_by_copy() && !m_device_buffers;
   });
   agree_on_errors(grid.decomposition().comm(), [&] { m_default = &plan_of(options.width); });
   m_now.reserve(static_cast<std::size_t>(impl::kMaxHaloFields));
@@ -425,16 +446,21 @@ void HaloExchanger::prepare() {
     const auto uninitialised = [](const char* label) {
       return Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label));
     };
-    if (m_device_buffers) {
+    if (m_device_buffers || m_stage_by_copy) {
       s.send_device = Device(uninitialised("hcart::halo::send"), total);
       s.recv_device = Device(uninitialised("hcart::halo::recv"), total);
-      s.send = s.send_device.data();
-      s.recv = s.recv_device.data();
-    } else {
+      s.send = s.packed = s.send_device.data();
+      s.recv = s.unpacked = s.recv_device.data();
+    }
+    if (!m_device_buffers) {
       s.send_pinned = Pinned(uninitialised("hcart::halo::send_pinned"), total);
       s.recv_pinned = Pinned(uninitialised("hcart::halo::recv_pinned"), total);
       s.send = s.send_pinned.data();
       s.recv = s.recv_pinned.data();
+      if (!m_stage_by_copy) {
+        s.packed = s.send;
+        s.unpacked = s.recv;
+      }
     }
     s.capacity = total;
     ++m_allocations;
@@ -569,11 +595,20 @@ void HaloExchanger::begin_phase(std::size_t p) {
   // Pack every message and field, and the local copies, in one launch (nothing when a
   // field here does not fit: the messages still go, for the others not to wait).
   t0 = Clock::now();
+  state.bytes = offset;
   if (m_problem.empty()) {
-    m_active->pack[p].run(m_space, "hcart_pack", m_pattern, m_refs, state.send);
+    m_active->pack[p].run(m_space, "hcart_pack", m_pattern, m_refs, state.packed);
     fence(m_space, "hcart_halo");
   }
   m_times.pack += seconds_since(t0);
+  if (m_stage_by_copy && state.bytes > 0) {
+    t0 = Clock::now();
+    const std::pair<std::size_t, std::size_t> sent(0, state.bytes);
+    Kokkos::deep_copy(m_space, Kokkos::subview(state.send_pinned, sent),
+                      Kokkos::subview(state.send_device, sent));
+    fence(m_space, "hcart_halo");
+    m_times.stage += seconds_since(t0);
+  }
   t0 = Clock::now();
   offset = 0;
   for (std::size_t q = 0; q < phase.messages.size(); ++q) {
@@ -653,8 +688,16 @@ void HaloExchanger::complete_phase(std::size_t p) {
                                             << " were expected; did the ranks pass the same "
                                                "fields?");
   }
+  if (m_stage_by_copy && state.bytes > 0) {
+    t0 = Clock::now();
+    const std::pair<std::size_t, std::size_t> received(0, state.bytes);
+    Kokkos::deep_copy(m_space, Kokkos::subview(state.recv_device, received),
+                      Kokkos::subview(state.recv_pinned, received));
+    fence(m_space, "hcart_halo");
+    m_times.stage += seconds_since(t0);
+  }
   t0 = Clock::now();
-  m_active->unpack[p].run(m_space, "hcart_unpack", m_pattern, m_refs, state.recv);
+  m_active->unpack[p].run(m_space, "hcart_unpack", m_pattern, m_refs, state.unpacked);
   fence(m_space, "hcart_halo");
   m_times.unpack += seconds_since(t0);
 }

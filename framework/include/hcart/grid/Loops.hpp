@@ -16,9 +16,9 @@
 //                          items, each a plain loop along k, which the compiler vectorises
 //                          when the functor reads contiguous memory (hcart::FieldAccessor:
 //                          pointer arithmetic with a unit stride it can see);
-//   LoopPattern::Portable  (devices) Kokkos' 3D MDRange policy, one cell per work item, k
-//                          fastest; on a device, tiles that give a warp consecutive cells
-//                          of a row (impl::device_tiles, HCART_DEVICE_TILES).
+//   LoopPattern::Portable  (devices) one cell per call, k fastest: on the host Kokkos' 3D
+//                          MDRange policy; on a device the launch shape of the setting
+//                          HCART_DEVICE_LAUNCH (hcart/impl/grid/DeviceLaunch.hpp).
 // Rows shorter than kShortestRow cells run through the 3D policy on the host too, unless
 // the call names the pattern. The functor sees the same cells with the same values on every
 // pattern, so its results do not depend on the pattern (the suite compares them bitwise);
@@ -31,7 +31,9 @@
 #include <hcart/core/ExecutionModel.hpp>
 #include <hcart/grid/Box.hpp>
 #include <hcart/grid/Field.hpp>
+#include <hcart/impl/grid/DeviceLaunch.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -40,48 +42,25 @@
 
 namespace hcart {
 
-namespace impl {
-
-/// \brief How policy_of tiles a box on a device backend: blocks of `threads` threads, at
-/// most `k_tile` of them along k; or Kokkos' own default tiles. Read once from the
-/// environment variable HCART_DEVICE_TILES ("THREADS/K", e.g. "256/64", or "kokkos"); unset,
-/// 128/64, the fastest of the eight settings measured on an H200 (docs/benchmarks.md, "GPU
-/// and many-core runs"). A value it cannot read is an InputError naming it.
-struct DeviceTiling {
-  int threads = 128;
-  int k_tile = 64;
-  bool kokkos_default = false;
-};
-const DeviceTiling& device_tiling();
-/// \brief The tiling a value of HCART_DEVICE_TILES names (null or empty: the default).
-DeviceTiling parse_device_tiling(const char* text);
-
-/// \brief The tiles (i, j, k) of a device policy over `box`: as many threads along k as the
-/// box has cells there (a power of two, at most k_tile), then along j, then along i, up to
-/// `threads` in all. Kokkos' CUDA backend gives a tile's first index to the block's x
-/// threads, and consecutive threads of a warp are consecutive x first: a tile of 1 along i and
-/// j with k_tile along k makes a warp read consecutive cells of a row (k is Field's fastest
-/// index). Kokkos' default tiles (2, 2, 16) give a warp 4 rows of 8 cells, leave half the
-/// threads idle on a one-cell-thick box and 15 of 16 on a k face. Measured on an H200, 512^3:
-/// hcart's Jacobi sweep at 115 GLUP/s with these tiles (128/64) against 64 with Kokkos'.
-std::array<int, 3> device_tiles(const Box& box, const DeviceTiling& tiling);
-
-} // namespace impl
-
 /// \brief The grid's 3D policy over `box` (k fastest); an empty box gives an empty policy.
-/// On a device backend its tiles are impl::device_tiles'.
+/// On a device backend its tiles are impl::device_tiles' (the setting's where it names
+/// tiles, 128/64 where it names columns, Kokkos' own where it says `kokkos`).
 inline GridPolicy policy_of(const Box& box) {
   auto top = [&](int d) { return box.hi[d] > box.lo[d] ? box.hi[d] : box.lo[d]; };
   if constexpr (!host_execution) {
-    const impl::DeviceTiling& tiling = impl::device_tiling();
-    if (!tiling.kokkos_default) {
-      const std::array<int, 3> t = impl::device_tiles(box, tiling);
+    const impl::DeviceLaunch& launch = impl::device_launch();
+    if (launch.shape != impl::DeviceLaunch::Shape::KokkosTiles) {
+      const std::array<int, 3> t = impl::device_tiles(
+          box, launch.shape == impl::DeviceLaunch::Shape::Tiles
+                   ? launch
+                   : impl::DeviceLaunch::default_tiles());
       return GridPolicy({box.lo[0], box.lo[1], box.lo[2]}, {top(0), top(1), top(2)},
                         {t[0], t[1], t[2]});
     }
   }
   return GridPolicy({box.lo[0], box.lo[1], box.lo[2]}, {top(0), top(1), top(2)});
 }
+
 
 namespace impl {
 
@@ -194,6 +173,59 @@ struct ReductionValue<Result, std::enable_if_t<Kokkos::is_reducer<std::decay_t<R
   using type = typename std::decay_t<Result>::value_type;
 };
 
+/// \brief f(i, j, k) over the non-empty `box` in the launch shape `launch`, on any backend
+/// (the launchers pass the device setting on a device; tests pass every shape on the host),
+/// in launches of at most `most_items` work items (tests pass fewer than kMostItems).
+template <class Functor>
+void for_each_cell_as(const std::string& label, const Box& box, const Functor& f,
+                      const DeviceLaunch& launch, std::int64_t most_items = kMostItems) {
+  if (launch.shape == DeviceLaunch::Shape::Tiles ||
+      launch.shape == DeviceLaunch::Shape::KokkosTiles) {
+    Kokkos::parallel_for(label, policy_of(box), f);
+    return;
+  }
+  const CellItems items = cell_items(box, launch);
+  if (items.items <= most_items) {
+    Kokkos::parallel_for(label, items_policy(items.items), EachItem<Functor>{f, items});
+    return;
+  }
+  // A box of 2^31 work items or more: slabs along i of fewer, one launch each (a slab of P
+  // planes has at most P times the items of one plane); a plane of that many items (beyond
+  // any Field's 32-bit extents) through the 3D policy.
+  Box plane = box;
+  plane.hi[0] = plane.lo[0] + 1;
+  const std::int64_t per_plane = cell_items(plane, launch).items;
+  if (per_plane > most_items) {
+    Kokkos::parallel_for(label, policy_of(box), f);
+    return;
+  }
+  const auto planes = static_cast<int>(most_items / per_plane);
+  for (int i = box.lo[0]; i < box.hi[0]; i += planes) {
+    Box slab = box;
+    slab.lo[0] = i;
+    slab.hi[0] = static_cast<int>(std::min<std::int64_t>(box.hi[0], std::int64_t(i) + planes));
+    Kokkos::parallel_for(label, items_policy(cell_items(slab, launch).items),
+                         EachItem<Functor>{f, cell_items(slab, launch)});
+  }
+}
+
+/// \brief f(i, j, k, value) reduced over the non-empty `box` in the launch shape `launch`
+/// into `result`; boxes of 2^31 work items or more through the 3D policy.
+template <class Functor, class Result>
+void reduce_cells_as(const std::string& label, const Box& box, const Functor& f, Result&& result,
+                     const DeviceLaunch& launch) {
+  if (launch.shape == DeviceLaunch::Shape::Columns && !box.empty()) {
+    const CellItems items = cell_items(box, launch);
+    if (items.items <= kMostItems) {
+      using Value = typename ReductionValue<Result>::type;
+      Kokkos::parallel_reduce(label, items_policy(items.items), ReduceItem<Functor, Value>{f, items},
+                              std::forward<Result>(result));
+      return;
+    }
+  }
+  Kokkos::parallel_reduce(label, policy_of(box), f, std::forward<Result>(result));
+}
+
 } // namespace impl
 
 /// \brief Rows shorter than this run through the 3D policy even on the host: a row's loop
@@ -219,8 +251,10 @@ void for_each_cell(const std::string& label, const Box& box, const Functor& f,
     Kokkos::parallel_for(
         label, impl::rows_of(box),
         impl::EachRow<Functor>{f, box.lo[0], box.lo[1], box.extent(1), box.lo[2], box.hi[2]});
-  } else {
+  } else if constexpr (host_execution) {
     Kokkos::parallel_for(label, policy_of(box), f);
+  } else {
+    impl::for_each_cell_as(label, box, f, impl::device_launch());
   }
 }
 
@@ -244,8 +278,10 @@ void reduce_cells(const std::string& label, const Box& box, const Functor& f, Re
                                                             box.extent(1) > 0 ? box.extent(1) : 1,
                                                             box.lo[2], box.hi[2]},
                             std::forward<Result>(result));
-  } else {
+  } else if constexpr (host_execution) {
     Kokkos::parallel_reduce(label, policy_of(box), f, std::forward<Result>(result));
+  } else {
+    impl::reduce_cells_as(label, box, f, std::forward<Result>(result), impl::device_launch());
   }
 }
 

@@ -26,8 +26,10 @@
 // (counters()).
 //
 // On a device build the buffers are device memory when MPI takes it (hcart::device_mpi(),
-// decided at run time) and pinned host memory otherwise, written and read directly by the
-// pack and unpack kernels.
+// decided at run time) and pinned host memory otherwise. Staged through pinned memory, the
+// environment variable HCART_HALO_STAGING says how: `kernel` (the pack and unpack kernels
+// write and read the pinned buffers directly) or `copy` (they use device buffers, copied to
+// and from the pinned ones by the copy engine).
 #pragma once
 
 #include <hcart/grid/Field.hpp>
@@ -100,13 +102,15 @@ struct HaloTimes {
   double post = 0.0;   ///< posting receives and sends
   double wait = 0.0;   ///< waiting for messages
   double unpack = 0.0; ///< unpacking kernel
-  double total() const noexcept { return check + pack + post + wait + unpack; }
+  double stage = 0.0;  ///< copies between device and pinned host buffers (HCART_HALO_STAGING=copy)
+  double total() const noexcept { return check + pack + post + wait + unpack + stage; }
   HaloTimes& operator+=(const HaloTimes& other) noexcept {
     check += other.check;
     pack += other.pack;
     post += other.post;
     wait += other.wait;
     unpack += other.unpack;
+    stage += other.stage;
     return *this;
   }
 };
@@ -257,6 +261,9 @@ public:
   /// \brief True when MPI gets the buffers in the execution space's memory (always on
   /// host builds; on device builds when MPI takes device memory, else pinned host buffers).
   bool device_buffers() const noexcept { return m_device_buffers; }
+  /// \brief True when messages staged through pinned host buffers are copied there from
+  /// device buffers (HCART_HALO_STAGING=copy), rather than packed there by the kernels.
+  bool stages_by_copy() const noexcept { return m_stage_by_copy; }
 
   /// \brief For tests: the pattern of the pack and unpack kernels (default: the build's,
   /// hcart::default_loop_pattern). \throws hcart::Error for HostRows on a device build.
@@ -340,6 +347,7 @@ private:
   LoopPattern m_pattern = default_loop_pattern;
   ExecutionSpace m_space; // the instance the kernels run on (made once: Kokkos 4 allocates)
   bool m_device_buffers = true;
+  bool m_stage_by_copy = false;
   std::vector<MPI_Request> m_requests;
   std::vector<MPI_Status> m_statuses;
   std::vector<int> m_expected; // bytes each receive of the phase expects
