@@ -8,6 +8,7 @@
 #include <hcart/mapping/Plan.hpp>
 #include <hcart/mapping/PlanCost.hpp>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -30,11 +31,22 @@ inline RefCost from_plan(const hcart::PlanCost& c) {
   return r;
 }
 
-// Directions may be cut into at most g / max(h, 1) pieces, at least 1 unless periodic.
+// Directions may be cut into at most g / max(h, 1) pieces, at least 1 unless periodic; with
+// a block multiple, into as many as leave every block at least max(h, 1) cells.
 inline Factors ref_bounds(const Mesh& m) {
   Factors b;
   for (std::size_t i = 0; i < m.global_size.size(); ++i) {
+    const std::int64_t multiple = m.block_multiple.empty() ? 1 : m.block_multiple[i];
     std::int64_t x = m.global_size[i] / std::max(m.halo_width[i], 1);
+    if (multiple > 1) {
+      x = 1;
+      for (std::int64_t d = 2; d <= m.global_size[i]; ++d) {
+        const auto e = ref_extents(m.global_size[i], d, multiple);
+        if (*std::min_element(e.begin(), e.end()) >= std::max(m.halo_width[i], 1) &&
+            e.back() >= multiple)
+          x = d;
+      }
+    }
     if (x == 0 && !m.periodic[i]) x = 1;
     b.push_back(x);
   }

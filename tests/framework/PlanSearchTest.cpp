@@ -232,6 +232,44 @@ TEST(PlanSearch, OptimalOnEveryMachineUpTo64Ranks) {
   EXPECT_GT(check_every_machine(2, kMaxRanks / 2, 8), kMaxRanks == 64 ? 300 : 50);
 }
 
+// Blocks at multiples of m cells (grid hierarchies, hcart::nested_spec): the search counts in
+// units of m cells, the reference block by block (its own rule, ReferencePlans.hpp). Where m
+// divides the size the two agree exactly: the plan is the optimum on every machine here.
+TEST(PlanSearch, OptimalWithBlockMultiples) {
+  const std::vector<MeshCase> cases = {
+      {{{64, 64, 64}, {1, 1, 1}, {false, false, false}, {}, {8, 8, 8}}, false},
+      {{{48, 96, 32}, {1, 2, 1}, {false, true, false}, {1.0, 0.5, 2.0}, {4, 8, 2}}, true},
+      {{{128, 64, 8}, {1, 1, 1}, {true, true, false}, {}, {16, 16, 1}}, false}};
+  int checked = 0;
+  for (const char* machine : {"node:2 core:2", "node:3 core:2", "node:2 core:3", "node:5 core:1",
+                              "node:7 core:1", "node:2 socket:2 core:2", "node:3 core:4",
+                              "node:4 core:3", "node:2 socket:3 core:2"}) {
+    const Machine m = Machine::parse(machine);
+    for (const MeshCase& mc : cases) {
+      PlanOptions o;
+      o.traffic.corners = mc.corners;
+      o.region_search_nodes = 8;
+      Plan plan;
+      try {
+        plan = hcart::make_plan(mc.mesh, m, o);
+      } catch (const hcart::InputError&) {
+        EXPECT_TRUE(ref_grids(mc.mesh, m.ranks(), {}).empty()) << machine;
+        continue;
+      }
+      const RefProblem p = problem_of(mc.mesh, mc.corners);
+      const Optimum best = brute_force(p, m, {}, 8);
+      const RefCost got = from_plan(plan.cost);
+      EXPECT_EQ(hcart::test::ref_compare(got, best.cost), 0)
+          << machine << ": plan " << show(got) << " (" << plan.describe_layout() << "), optimum "
+          << show(best.cost);
+      EXPECT_EQ(hcart::test::ref_compare(recount(plan, m, p), got), 0)
+          << machine << ": the plan's placement does not cost what the search says";
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 20);
+}
+
 // The default searches node regions on more nodes: 9 to 12 against the reference's every
 // partition (2 million of them: labelled slow, tests/framework/CMakeLists.txt).
 TEST(PlanSearchSlow, OptimalWithRegionsOf9To12Nodes) {

@@ -52,6 +52,15 @@ inline std::vector<std::int64_t> ref_extents(std::int64_t g, std::int64_t d) {
     ++e[x % d];
   return e;
 }
+/// With a block multiple m: units of m cells handed out the same way (ceil(g / m) of them),
+/// the last block giving back what the last unit lacks.
+inline std::vector<std::int64_t> ref_extents(std::int64_t g, std::int64_t d, std::int64_t m) {
+  std::vector<std::int64_t> e = ref_extents((g + m - 1) / m, d);
+  for (auto& x : e)
+    x *= m;
+  e.back() -= (g + m - 1) / m * m - g;
+  return e;
+}
 
 /// A machine's units as the reference counts them: every rank's unit at every level as one
 /// number (its index prefix), read once from Machine::unit_indices.
@@ -98,7 +107,8 @@ inline std::vector<RefMessage> ref_messages(const RefProblem& p,
   }
   std::vector<std::vector<std::int64_t>> extents(D);
   for (int i = 0; i < D; ++i)
-    extents[i] = ref_extents(p.mesh.global_size[i], dims[i]);
+    extents[i] = ref_extents(p.mesh.global_size[i], dims[i],
+                             p.mesh.block_multiple.empty() ? 1 : p.mesh.block_multiple[i]);
   std::vector<RefMessage> out;
   std::vector<int> o(D);
   std::vector<std::int64_t> c(D), n(D);

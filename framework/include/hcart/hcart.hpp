@@ -25,6 +25,7 @@
 #include <hcart/grid/FieldAccessor.hpp>
 #include <hcart/grid/FieldChecks.hpp>
 #include <hcart/grid/Grid.hpp>
+#include <hcart/grid/GridHierarchy.hpp>
 #include <hcart/grid/GridSpec.hpp>
 #include <hcart/grid/Loops.hpp>
 #include <hcart/halo/HaloExchanger.hpp>

@@ -6,6 +6,7 @@
 #include <hcart/mapping/Blocks.hpp>
 #include <hcart/topology/Detect.hpp>
 
+#include <algorithm>
 #include <climits>
 
 namespace hcart {
@@ -70,14 +71,11 @@ Decomposition::Decomposition(MPI_Comm comm, const GridSpec& spec,
     const Communicator reordered_owner(reordered);
     HCART_MPI_CHECK(MPI_Cart_create(reordered, 3, d, periods, 0, &cart));
   }
-  m_cart = Communicator(cart);
-  HCART_MPI_CHECK(MPI_Comm_set_errhandler(cart, MPI_ERRORS_RETURN));
-  HCART_MPI_CHECK(MPI_Comm_rank(cart, &m_rank));
-  int dims[3], periods_out[3], coords[3];
-  HCART_MPI_CHECK(MPI_Cart_get(cart, 3, dims, periods_out, coords));
+  read_cart(cart);
   for (int i = 0; i < 3; ++i) {
-    m_dims[i] = dims[i];
-    m_coords[i] = coords[i];
+    m_cuts.fine_size[i] = spec.global_size[i];
+    m_cuts.fine_pieces[i] = m_dims[i];
+    m_cuts.multiple[i] = spec.block_multiple[i];
   }
 
   if (options.strategy == Strategy::Mpi) {
@@ -100,6 +98,130 @@ Decomposition::Decomposition(MPI_Comm comm, const GridSpec& spec,
                                                << " of direction " << i << ", the plan at "
                                                << planned[i]);
   }
+}
+
+// Takes `cart` (a Cartesian communicator) and reads this rank's place on it.
+void Decomposition::read_cart(MPI_Comm cart) {
+  m_cart = Communicator(cart);
+  HCART_MPI_CHECK(MPI_Comm_set_errhandler(cart, MPI_ERRORS_RETURN));
+  HCART_MPI_CHECK(MPI_Comm_rank(cart, &m_rank));
+  HCART_MPI_CHECK(MPI_Comm_size(cart, &m_size));
+  int dims[3], periods_out[3], coords[3];
+  HCART_MPI_CHECK(MPI_Cart_get(cart, 3, dims, periods_out, coords));
+  for (int i = 0; i < 3; ++i) {
+    m_dims[i] = dims[i];
+    m_coords[i] = coords[i];
+  }
+}
+
+void Decomposition::inherit(const Decomposition& from) {
+  m_spec = from.m_spec;
+  m_machine = from.m_machine;
+  m_plan = from.m_plan;
+  m_original_rank = from.m_original_rank;
+  m_report = from.m_report;
+  m_cuts = from.m_cuts;
+}
+
+std::int64_t Decomposition::block_begin(int dir, std::int64_t coord) const {
+  const std::int64_t fine = block_offset(m_cuts.fine_size[dir], m_cuts.fine_pieces[dir],
+                                         coord * m_cuts.stride[dir], m_cuts.multiple[dir]);
+  return std::min(m_spec.global_size[dir], fine / m_cuts.divisor[dir]);
+}
+
+std::unique_ptr<Decomposition> Decomposition::coarsened(const Decomposition& fine,
+                                                        const std::array<std::int64_t, 3>& size,
+                                                        const std::array<int, 3>& ratio) {
+  std::unique_ptr<Decomposition> coarse(new Decomposition());
+  coarse->inherit(fine);
+  agree_on_errors(fine.comm(), [&] {
+    for (int d = 0; d < 3; ++d) {
+      HCART_REQUIRE(ratio[d] >= 1 && size[d] >= 1,
+                    "hcart::Decomposition::coarsened: ratio " << ratio[d] << " and size " << size[d]
+                                                              << " in direction " << d
+                                                              << ", expected both >= 1");
+      // Every boundary between blocks (not only this rank's) halves exactly, and every
+      // coarse block keeps a cell: the same answer on every rank.
+      for (int c = 1; c < fine.m_dims[d]; ++c) {
+        const std::int64_t at = fine.block_begin(d, c);
+        HCART_REQUIRE(at % ratio[d] == 0,
+                      "hcart::Decomposition::coarsened: the block boundary at cell "
+                          << at << " of direction " << d << " (" << fine.m_spec.global_size[d]
+                          << " cells, " << fine.m_dims[d] << " blocks) is not a multiple of the ratio "
+                          << ratio[d] << ": the " << size[d]
+                          << "-cell level cannot nest in it; decompose with a block multiple "
+                             "(hcart::nested_spec)");
+      }
+      for (int c = 0; c < fine.m_dims[d]; ++c) {
+        const std::int64_t lo = fine.block_begin(d, c) / ratio[d];
+        const std::int64_t hi = std::min(size[d], fine.block_begin(d, c + 1) / ratio[d]);
+        HCART_REQUIRE(hi > lo, "hcart::Decomposition::coarsened: the block at process coordinate "
+                                   << c << " of direction " << d << " (cells "
+                                   << fine.block_begin(d, c) << " to " << fine.block_begin(d, c + 1)
+                                   << " of " << fine.m_spec.global_size[d]
+                                   << ") holds no cell of the " << size[d] << "-cell level");
+      }
+    }
+  });
+  for (int d = 0; d < 3; ++d) {
+    coarse->m_spec.global_size[d] = size[d];
+    coarse->m_spec.block_multiple[d] = std::max<std::int64_t>(1, fine.m_spec.block_multiple[d] / ratio[d]);
+    coarse->m_cuts.divisor[d] *= ratio[d];
+  }
+  MPI_Comm dup = MPI_COMM_NULL;
+  HCART_MPI_CHECK(MPI_Comm_dup(fine.comm(), &dup));
+  coarse->read_cart(dup);
+  return coarse;
+}
+
+std::unique_ptr<Decomposition> Decomposition::agglomerated(const Decomposition& pieces,
+                                                           const std::array<int, 3>& group,
+                                                           const std::vector<int>& owners) {
+  std::array<int, 3> dims{};
+  std::int64_t boxes = 1;
+  for (int d = 0; d < 3; ++d) {
+    HCART_CHECK(group[d] >= 1 && pieces.m_dims[d] % group[d] == 0,
+                "hcart::Decomposition::agglomerated: a group of " << group[d] << " in direction "
+                                                                  << d << " of " << pieces.m_dims[d]
+                                                                  << " blocks");
+    dims[d] = pieces.m_dims[d] / group[d];
+    boxes *= dims[d];
+  }
+  HCART_CHECK(static_cast<std::int64_t>(owners.size()) == boxes,
+              "hcart::Decomposition::agglomerated: " << owners.size() << " owners for " << boxes
+                                                     << " boxes");
+  int box = -1;
+  for (std::size_t b = 0; b < owners.size(); ++b) {
+    HCART_CHECK(owners[b] >= 0 && owners[b] < pieces.m_size,
+                "hcart::Decomposition::agglomerated: owner " << owners[b] << " of "
+                                                             << pieces.m_size << " ranks");
+    if (owners[b] == pieces.m_rank) {
+      HCART_CHECK(box < 0, "hcart::Decomposition::agglomerated: rank " << pieces.m_rank
+                                                                       << " owns two boxes");
+      box = static_cast<int>(b);
+    }
+  }
+  MPI_Comm sub = MPI_COMM_NULL;
+  HCART_MPI_CHECK(
+      MPI_Comm_split(pieces.comm(), box >= 0 ? 0 : MPI_UNDEFINED, std::max(box, 0), &sub));
+  if (box < 0) return nullptr;
+  const Communicator sub_owner(sub);
+  int periods[3];
+  for (int d = 0; d < 3; ++d)
+    periods[d] = pieces.m_spec.periodic[d] ? 1 : 0;
+  MPI_Comm cart = MPI_COMM_NULL;
+  HCART_MPI_CHECK(MPI_Cart_create(sub, 3, dims.data(), periods, 0, &cart));
+  std::unique_ptr<Decomposition> level(new Decomposition());
+  level->inherit(pieces);
+  level->read_cart(cart);
+  for (int d = 0; d < 3; ++d)
+    level->m_cuts.stride[d] *= group[d];
+  level->m_original_rank.resize(owners.size());
+  for (std::size_t b = 0; b < owners.size(); ++b)
+    level->m_original_rank[b] = pieces.original_rank(owners[b]);
+  level->m_plan.dims.assign(dims.begin(), dims.end());
+  level->m_plan.level_factors.clear();
+  return level;
 }
 
 std::vector<std::array<int, 3>> Decomposition::level_factors() const {
@@ -128,13 +250,13 @@ Block Decomposition::block(const std::array<int, 3>& halo_width) const {
   Block b;
   b.halo_width = halo_width;
   for (int d = 0; d < 3; ++d) {
-    const std::int64_t n = block_extent(m_spec.global_size[d], m_dims[d], m_coords[d]);
+    const std::int64_t n = block_begin(d, m_coords[d] + 1) - block_begin(d, m_coords[d]);
     HCART_REQUIRE(n + 2LL * halo_width[d] <= INT_MAX,
                   "hcart::Decomposition::block: the block of rank "
                       << m_rank << " has " << n << " cells and a halo of " << halo_width[d]
                       << " in direction " << d << ", too many for int indices");
     b.local_size[d] = static_cast<int>(n);
-    b.global_offset[d] = block_offset(m_spec.global_size[d], m_dims[d], m_coords[d]);
+    b.global_offset[d] = block_begin(d, m_coords[d]);
     b.global_size[d] = m_spec.global_size[d];
     b.periodic[d] = m_spec.periodic[d];
   }

@@ -4,13 +4,18 @@
 
 namespace hcart {
 
-std::int64_t block_extent(std::int64_t size, std::int64_t pieces, std::int64_t coord) {
-  return size / pieces + (coord < size % pieces ? 1 : 0);
+std::int64_t block_offset(std::int64_t size, std::int64_t pieces, std::int64_t coord,
+                          std::int64_t multiple) {
+  const std::int64_t units = (size + multiple - 1) / multiple;
+  const std::int64_t base = units / pieces, extra = units % pieces;
+  return std::min(size, multiple * (coord * base + std::min(coord, extra)));
 }
 
-std::int64_t block_offset(std::int64_t size, std::int64_t pieces, std::int64_t coord) {
-  const std::int64_t base = size / pieces, extra = size % pieces;
-  return coord * base + std::min(coord, extra);
+std::int64_t block_extent(std::int64_t size, std::int64_t pieces, std::int64_t coord,
+                          std::int64_t multiple) {
+  if (multiple == 1) return size / pieces + (coord < size % pieces ? 1 : 0);
+  return block_offset(size, pieces, coord + 1, multiple) -
+         block_offset(size, pieces, coord, multiple);
 }
 
 } // namespace hcart

@@ -1,5 +1,6 @@
 #include <hcart/core/Error.hpp>
 #include <hcart/mapping/Factorize.hpp>
+#include <hcart/mapping/Blocks.hpp>
 #include <hcart/mapping/Mesh.hpp>
 
 #include <algorithm>
@@ -20,7 +21,15 @@ void validate(const Mesh& mesh) {
   HCART_REQUIRE(mesh.cost_factor.empty() || mesh.cost_factor.size() == d,
                 "hcart::Mesh: " << mesh.cost_factor.size() << " cost factors for " << d
                                 << " dimensions, expected " << d);
+  HCART_REQUIRE(mesh.block_multiple.empty() || mesh.block_multiple.size() == d,
+                "hcart::Mesh: " << mesh.block_multiple.size() << " block multiples for " << d
+                                << " dimensions, expected " << d);
   for (std::size_t i = 0; i < d; ++i) {
+    const std::int64_t m = block_multiple_of(mesh, i);
+    HCART_REQUIRE(m >= 1 && m <= mesh.global_size[i],
+                  "hcart::Mesh: block multiple " << m << " in direction " << i << " of "
+                                                 << mesh.global_size[i]
+                                                 << " cells, expected 1 to the size");
     HCART_REQUIRE(mesh.global_size[i] >= 1, "hcart::Mesh: global size " << mesh.global_size[i]
                                                                         << " in direction " << i
                                                                         << ", expected >= 1");
@@ -55,7 +64,18 @@ std::vector<std::int64_t> cut_bounds(const Mesh& mesh) {
   validate(mesh);
   std::vector<std::int64_t> b(mesh.global_size.size());
   for (std::size_t i = 0; i < b.size(); ++i) {
-    b[i] = mesh.global_size[i] / std::max(mesh.halo_width[i], 1);
+    const std::int64_t m = block_multiple_of(mesh, i), g = mesh.global_size[i];
+    const std::int64_t reach = std::max<std::int64_t>(mesh.halo_width[i], 1);
+    if (m == 1) {
+      b[i] = g / reach;
+    } else {
+      // Whole units of m per piece, and the last block (short where m does not divide the
+      // size) still at least the reach and one whole multiple: a vertex-centred hierarchy's
+      // last block loses a point at every level.
+      b[i] = (g + m - 1) / m / ((reach + m - 1) / m);
+      while (b[i] > 1 && block_extent(g, b[i], b[i] - 1, m) < std::max(reach, m))
+        --b[i];
+    }
     // One piece needs no halo of its own cells unless it wraps around a periodic direction.
     if (b[i] == 0 && !mesh.periodic[i]) b[i] = 1;
   }

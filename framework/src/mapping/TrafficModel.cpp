@@ -56,7 +56,8 @@ void for_each_halo_message(const std::int64_t* coords, const std::vector<std::in
         }
         bytes =
             times(bytes, offset[i] != 0 ? mesh.halo_width[i]
-                                        : block_extent(mesh.global_size[i], dims[i], coords[i]));
+                                        : block_extent(mesh.global_size[i], dims[i], coords[i],
+                                                       block_multiple_of(mesh, i)));
       }
       if (exists && bytes > 0) visit(offset, row_major_rank(neighbour, dims), bytes);
     }

@@ -31,7 +31,20 @@ LoadProblem load_problem(const Mesh& mesh, const std::vector<double>& cost_facto
                          const TrafficOptions& options) {
   LoadProblem p;
   p.dims = static_cast<int>(mesh.global_size.size());
+  // With block multiples the formulas count in units of m_i cells (the balanced rule over
+  // units), and each term's weight carries the m_j of the directions it does not cross. (Where
+  // m_i does not divide the size, the last block holds less than its units: counted as whole,
+  // at most m_i - 1 cells more than it has.)
   p.cells = mesh.global_size;
+  for (int i = 0; i < p.dims; ++i) {
+    const std::int64_t m = block_multiple_of(mesh, static_cast<std::size_t>(i));
+    p.cells[i] = (p.cells[i] + m - 1) / m;
+  }
+  const auto scaled = [&](double weight, std::uint32_t crossed) {
+    for (int j = 0; j < p.dims; ++j)
+      if (!(crossed & (1u << j))) weight *= static_cast<double>(block_multiple_of(mesh, j));
+    return weight;
+  };
   p.periodic.assign(p.dims, false);
   for (int i = 0; i < p.dims && !mesh.periodic.empty(); ++i)
     p.periodic[i] = mesh.periodic[i];
@@ -44,10 +57,11 @@ LoadProblem load_problem(const Mesh& mesh, const std::vector<double>& cost_facto
   const double elem = options.elem_bytes;
   if (!options.corners) {
     for (int i = 0; i < p.dims; ++i) {
-      p.face_weight[i] = elem * cross[i];
+      const double w = scaled(elem * cross[i], 1u << i);
+      p.face_weight[i] = w;
       if (cross[i] == 0) continue;
-      p.terms.push_back({elem * cross[i], 1u << i, 0u});
-      p.terms.push_back({elem * cross[i], 1u << i, 1u << i});
+      p.terms.push_back({w, 1u << i, 0u});
+      p.terms.push_back({w, 1u << i, 1u << i});
     }
     return p;
   }
@@ -69,6 +83,7 @@ LoadProblem load_problem(const Mesh& mesh, const std::vector<double>& cost_facto
       t.weight *= cross[i];
     }
     if (t.crossed == 0 || t.weight == 0) continue;
+    t.weight = scaled(t.weight, t.crossed);
     if ((t.crossed & (t.crossed - 1)) == 0) {
       for (int i = 0; i < p.dims; ++i)
         if (t.crossed == (1u << i)) p.face_weight[i] = t.weight;

@@ -32,6 +32,7 @@
 #include <mpi.h>
 
 #include <array>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -75,6 +76,23 @@ public:
   /// too small for the ranks.
   Decomposition(MPI_Comm comm, const GridSpec& spec, const DecompositionOptions& options = {});
 
+  /// \brief The next coarser level of a grid hierarchy (hcart/grid/GridHierarchy.hpp) on the
+  /// same ranks, grid and placement: `size` cells per direction, every block boundary of
+  /// `fine` divided by `ratio`, so each rank's block nests in its fine block. Collective over
+  /// fine.comm() (its own duplicate of it). plan() and machine() are fine's.
+  /// \throws hcart::InputError (on every rank) naming the direction, the boundary and the
+  /// sizes when a boundary is not a multiple of the ratio, or a block would be empty.
+  static std::unique_ptr<Decomposition> coarsened(const Decomposition& fine,
+                                                  const std::array<std::int64_t, 3>& size,
+                                                  const std::array<int, 3>& ratio);
+  /// \brief The same mesh on fewer ranks (a grid hierarchy's agglomerated level): the blocks
+  /// of `pieces` in boxes of `group` process coordinates (dividing its dims), box b (row-major
+  /// on dims / group) held by the rank owners[b] of pieces.comm(), whose blocks are the unions
+  /// of the box's. Collective over pieces.comm(); null on the ranks that hold no box.
+  static std::unique_ptr<Decomposition> agglomerated(const Decomposition& pieces,
+                                                     const std::array<int, 3>& group,
+                                                     const std::vector<int>& owners);
+
   // Neither copied nor moved: a Grid keeps a pointer to its decomposition, which a move
   // would leave dangling. (A function can still return one: C++17 elides the move of a
   // returned temporary, as hcart::decompose does.)
@@ -102,8 +120,9 @@ public:
   /// \brief The Cartesian rank at `coords` (wrapped in periodic directions), or
   /// MPI_PROC_NULL outside a non-periodic boundary.
   int rank_at(std::array<int, 3> coords) const;
-  /// \brief This rank's block (balanced block rule) with a halo of `halo_width` layers, and
-  /// its 26 neighbours; a Grid allocates it (hcart/grid/Block.hpp).
+  /// \brief This rank's block (balanced block rule, boundaries at multiples of
+  /// spec().block_multiple; a derived level's: its fine level's boundaries) with a halo of
+  /// `halo_width` layers, and its 26 neighbours; a Grid allocates it (hcart/grid/Block.hpp).
   /// \throws hcart::InputError (this rank only) when the block and its halo exceed int
   /// local indices.
   Block block(const std::array<int, 3>& halo_width) const;
@@ -124,16 +143,32 @@ public:
   /// \throws hcart::InputError for a rank outside 0 .. size()-1.
   int original_rank(int cart_rank) const;
   const DecompositionReport& report() const noexcept { return m_report; }
+  /// \brief The global index of the first cell of the blocks at process coordinate `coord`
+  /// of direction `dir` (0 .. dims()[dir]; dims()[dir] gives the size).
+  std::int64_t block_begin(int dir, std::int64_t coord) const;
 
 private:
+  // A derived level's blocks: the rule of the mesh the hierarchy began with (block_offset
+  // of fine_size over fine_pieces, boundaries at multiples of `multiple`), at coordinate
+  // coord * stride, divided by `divisor` and capped at this level's size.
+  struct Cuts {
+    std::array<std::int64_t, 3> fine_size{{1, 1, 1}}, fine_pieces{{1, 1, 1}},
+        multiple{{1, 1, 1}}, stride{{1, 1, 1}}, divisor{{1, 1, 1}};
+  };
+  Decomposition() = default;
+  // The fields a derived level shares with the one it derives from (not the communicator).
+  void inherit(const Decomposition& from);
+  void read_cart(MPI_Comm cart);
+
   GridSpec m_spec;
   Machine m_machine = Machine::flat(1);
   Plan m_plan;
   Communicator m_cart;
   int m_rank = 0, m_size = 1;
   std::array<int, 3> m_dims{{1, 1, 1}}, m_coords{{0, 0, 0}};
-  std::vector<int> m_original_rank; // the mpi strategy, reordered: cart rank -> original rank
+  std::vector<int> m_original_rank; // cart rank -> original rank (mpi reordered; agglomerated)
   DecompositionReport m_report;
+  Cuts m_cuts;
 };
 
 } // namespace hcart

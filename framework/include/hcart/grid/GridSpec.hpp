@@ -21,6 +21,10 @@ struct GridSpec {
   std::array<int, 3> halo_width{{1, 1, 1}};           ///< halo layers per direction, >= 0
   std::array<bool, 3> periodic{{false, false, false}};
   std::array<double, 3> cost_factor{{1.0, 1.0, 1.0}}; ///< c_i >= 0 in w_i = G c_i h_i / g_i
+  /// Block boundaries at multiples of this many cells (1 to the size; 1: the balanced rule).
+  /// A grid hierarchy sets it (hcart::nested_spec) so that every level's blocks halve into
+  /// the next level's: hcart/mapping/Blocks.hpp.
+  std::array<std::int64_t, 3> block_multiple{{1, 1, 1}};
 
   /// \brief The same mesh as the mapping layer sees it.
   Mesh to_mesh() const {
@@ -29,6 +33,8 @@ struct GridSpec {
     mesh.halo_width.assign(halo_width.begin(), halo_width.end());
     mesh.periodic.assign(periodic.begin(), periodic.end());
     mesh.cost_factor.assign(cost_factor.begin(), cost_factor.end());
+    if (block_multiple != std::array<std::int64_t, 3>{{1, 1, 1}})
+      mesh.block_multiple.assign(block_multiple.begin(), block_multiple.end());
     return mesh;
   }
 };

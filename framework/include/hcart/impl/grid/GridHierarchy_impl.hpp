@@ -1,0 +1,52 @@
+// The template bodies of hcart::GridHierarchy's moves between levels (included at the end of
+// hcart/grid/GridHierarchy.hpp).
+#pragma once
+
+#include <hcart/core/Error.hpp>
+
+#include <type_traits>
+
+namespace hcart {
+
+namespace impl {
+
+// The cells per direction of a Field (rank 3) or a ComponentField (rank 4, components
+// first), and its components.
+template <class View>
+std::array<int, 3> cell_extent(const View& v) {
+  constexpr int skip = View::rank == 4 ? 1 : 0;
+  return {static_cast<int>(v.extent(skip)), static_cast<int>(v.extent(skip + 1)),
+          static_cast<int>(v.extent(skip + 2))};
+}
+template <class View>
+int components_of(const View& v) {
+  if constexpr (View::rank == 4) {
+    return static_cast<int>(v.extent(0));
+  } else {
+    return 1;
+  }
+}
+
+} // namespace impl
+
+template <class View>
+void GridHierarchy::gather(int level, const View& pieces, const View& coarse) const {
+  static_assert(View::rank == 3 || View::rank == 4,
+                "hcart::GridHierarchy::gather: a Field or a ComponentField");
+  using T = typename View::value_type;
+  transfer(level, true, impl::components_of(pieces), sizeof(T),
+           reinterpret_cast<const unsigned char*>(pieces.data()), impl::cell_extent(pieces),
+           reinterpret_cast<unsigned char*>(coarse.data()), impl::cell_extent(coarse));
+}
+
+template <class View>
+void GridHierarchy::scatter(int level, const View& coarse, const View& pieces) const {
+  static_assert(View::rank == 3 || View::rank == 4,
+                "hcart::GridHierarchy::scatter: a Field or a ComponentField");
+  using T = typename View::value_type;
+  transfer(level, false, impl::components_of(pieces), sizeof(T),
+           reinterpret_cast<const unsigned char*>(coarse.data()), impl::cell_extent(coarse),
+           reinterpret_cast<unsigned char*>(pieces.data()), impl::cell_extent(pieces));
+}
+
+} // namespace hcart
