@@ -308,3 +308,30 @@ TEST(HaloExchanger, ComponentsAndListsThatDifferAreAnErrorOnEveryRank) {
     EXPECT_NE(std::string(e.what()).find("(5 components)"), std::string::npos) << e.what();
   }
 }
+
+// Ranks that name different modes for one exchange: an error on every rank, nothing left in
+// flight, and the exchanger usable after it.
+TEST(HaloExchanger, ModesThatDifferAreAnErrorOnEveryRank) {
+  if (hcart::test::world_size() == 1) GTEST_SKIP() << "needs two ranks";
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, cube(12, true));
+  const hcart::Grid grid(decomp);
+  const auto u = grid.make_field<double>("u");
+  hcart::HaloExchanger halo(grid);
+  halo.exchange(u);
+  const bool odd = world_rank() == hcart::test::world_size() - 1;
+  try {
+    halo.exchange(odd ? hcart::HaloMode::Full : hcart::HaloMode::Faces, u);
+    ADD_FAILURE() << "expected an error for modes that differ";
+  } catch (const hcart::InputError& e) {
+    EXPECT_TRUE(e.collective());
+    EXPECT_NE(std::string(e.what()).find("mode"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(halo.in_flight());
+  try {
+    (void)halo.bind(odd ? hcart::HaloMode::Full : hcart::HaloMode::Faces, u);
+    ADD_FAILURE() << "expected an error for bindings of modes that differ";
+  } catch (const hcart::InputError& e) {
+    EXPECT_TRUE(e.collective());
+  }
+  EXPECT_NO_THROW(halo.exchange(hcart::HaloMode::Full, u));
+}

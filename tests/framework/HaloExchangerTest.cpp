@@ -550,3 +550,47 @@ TEST(HaloExchanger, ComponentFieldsAndListsFillEveryHaloCell) {
     }
   }
 }
+
+// The mode per call (and per binding), on one exchanger: Faces calls leave edges and
+// corners untouched, Full calls fill them, whatever the exchanger's own mode; a width and a
+// mode together; binding each; and the two kinds alternate without allocating anew.
+TEST(HaloExchanger, TheModeChosenPerCallOrBinding) {
+  hcart::GridSpec spec = cube(12, true);
+  spec.halo_width = {2, 2, 2};
+  spec.periodic = {true, false, true};
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, spec);
+  const hcart::Grid grid(decomp);
+  auto u = grid.make_field<double>("u");
+  const std::array<int, 3> all = grid.halo_width(), one{1, 1, 1};
+  for (const hcart::HaloMode own : {hcart::HaloMode::Faces, hcart::HaloMode::Full}) {
+    hcart::HaloExchanger halo(grid, own);
+    for (const hcart::HaloMode call : {hcart::HaloMode::Full, hcart::HaloMode::Faces}) {
+      fill(grid, u, 1);
+      halo.exchange(call, u);
+      EXPECT_EQ(check(grid, u, 1, call, all), 0);
+      fill(grid, u, 2);
+      halo.exchange(call, hcart::HaloWidth{1}, u);
+      EXPECT_EQ(check(grid, u, 2, call, one), 0);
+      fill(grid, u, 3);
+      halo.start(call, u);
+      halo.finish();
+      EXPECT_EQ(check(grid, u, 3, call, all), 0);
+      fill(grid, u, 4);
+      hcart::HaloBinding b = halo.bind(call, hcart::HaloWidth{1}, u);
+      EXPECT_EQ(b.mode(), call);
+      EXPECT_EQ(b.layers(), 1);
+      b.exchange();
+      EXPECT_EQ(check(grid, u, 4, call, one), 0);
+    }
+    fill(grid, u, 5);
+    halo.exchange(u); // the exchanger's own mode
+    EXPECT_EQ(check(grid, u, 5, own, all), 0);
+    // Both kinds met: alternating allocates nothing more.
+    const std::size_t before = halo.allocation_count();
+    for (int r = 0; r < 3; ++r) {
+      halo.exchange(hcart::HaloMode::Full, u);
+      halo.exchange(hcart::HaloMode::Faces, u);
+    }
+    EXPECT_EQ(halo.allocation_count(), before);
+  }
+}

@@ -1,0 +1,85 @@
+// The options and the reports of hcart::HaloExchanger (hcart/halo/HaloExchanger.hpp): what
+// a call exchanges (HaloWidth, HaloMode), how (HaloOptions), and what it sent and how long it
+// took (HaloCounters, HaloTimes).
+//
+//   hcart::HaloOptions o;
+//   o.full_method = hcart::FullMethod::Concurrent;   // 26 messages in one phase
+//   hcart::HaloExchanger halo(grid, hcart::HaloMode::Faces, o);
+//   halo.exchange(hcart::HaloMode::Full, hcart::HaloWidth{1}, u);   // this call's mode and width
+//   halo.counters().bytes;  halo.times().pack;
+#pragma once
+
+#include <hcart/halo/HaloPlan.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hcart {
+
+/// \brief The halo layers one exchange fills next to the owned cells, in each direction:
+/// `layers` (at least 1; capped at the grid's halo width in each direction), or 0 for the
+/// grid's whole halo.
+struct HaloWidth {
+  int layers = 0;
+};
+
+struct HaloOptions {
+  FullMethod full_method = FullMethod::ThreePhase;
+  /// One message per neighbour for all fields of a call (true), or one per field.
+  bool aggregate_fields = true;
+  /// Check, with one small reduction per exchange, that all ranks pass fields of the grid's
+  /// extents and the same number and types and width, so that a mistake on one rank is an
+  /// hcart::InputError on all instead of a hang or a buffer overrun. The reduction is
+  /// nonblocking and completes with the first phase's messages; only an exchange whose
+  /// fields' types, number or width differ from the exchange before (the first one, say)
+  /// waits for it before posting anything (with one message per field, aggregate_fields
+  /// off, every exchange waits). HaloTimes::check books posting, that wait and reading the
+  /// outcome; the rest of its latency overlaps the messages, in HaloTimes::wait. Off: each
+  /// rank checks its own fields' extents only. A rank with a field of other extents then
+  /// throws alone, and the others wait for its messages: the program must end the job
+  /// (hcart::run_main does, with MPI_Abort, for an error not every rank holds); ranks that
+  /// pass different numbers, types or widths of fields get messages of other sizes: an MPI
+  /// error, a hang where none arrives, or (Open MPI's single-copy transfer) a write past a
+  /// receive buffer. Either way, with the check on, an error is thrown from finish() (or
+  /// exchange()) on every rank, with nothing in flight.
+  bool collective_checks = true;
+  /// Halo layers to exchange next to the owned cells in each direction when a call names
+  /// none: 0 (default) for the grid's whole halo width, else at most that many (never more
+  /// than the halo width).
+  int width = 0;
+};
+
+/// \brief Halo traffic since construction (or reset_counters()), by hardware level.
+struct HaloCounters {
+  std::vector<std::string> level_names; ///< machine levels, coarse first, then "self"
+  std::vector<std::int64_t> bytes;      ///< bytes sent (self: copied locally)
+  std::vector<std::int64_t> messages;   ///< messages sent (self: local copies)
+  std::int64_t exchanges = 0;           ///< completed exchanges
+  /// \brief Adds the traffic of another exchanger of the same decomposition.
+  /// \throws hcart::Error when the levels differ.
+  HaloCounters& operator+=(const HaloCounters& other);
+};
+
+/// \brief Time spent in the parts of the exchanges since construction, in seconds. Each
+/// part ends with a fence of the execution space, so device times are real.
+struct HaloTimes {
+  double check = 0.0;  ///< the fields' collective check (HaloOptions; bind()'s too)
+  double pack = 0.0;   ///< packing kernel (with the local copies of periodic self-neighbours)
+  double post = 0.0;   ///< posting receives and sends
+  double wait = 0.0;   ///< waiting for messages
+  double unpack = 0.0; ///< unpacking kernel
+  double stage = 0.0;  ///< copies between device and pinned host buffers (HCART_HALO_STAGING=copy)
+  double total() const noexcept { return check + pack + post + wait + unpack + stage; }
+  HaloTimes& operator+=(const HaloTimes& other) noexcept {
+    check += other.check;
+    pack += other.pack;
+    post += other.post;
+    wait += other.wait;
+    unpack += other.unpack;
+    stage += other.stage;
+    return *this;
+  }
+};
+
+} // namespace hcart

@@ -1,0 +1,99 @@
+#include "FieldCheck.hpp"
+
+#include <hcart/core/Collective.hpp>
+#include <hcart/core/Error.hpp>
+#include <hcart/core/MpiCheck.hpp>
+
+#include <algorithm>
+
+namespace hcart::impl {
+
+FieldCheck::~FieldCheck() {
+  if (m_request != MPI_REQUEST_NULL) MPI_Wait(&m_request, MPI_STATUS_IGNORE);
+}
+
+long long FieldCheck::prepare(const Grid& grid, const std::vector<BoundField*>& fields,
+                              std::size_t slots, int layers, HaloMode mode,
+                              const std::string& width_problem) {
+  m_problem = width_problem;
+  if (m_problem.empty() && slots > static_cast<std::size_t>(kMaxHaloFields)) {
+    m_problem = "hcart::HaloExchanger: " + std::to_string(slots) +
+                " values per cell (fields, and the components of fields with components), at "
+                "most " +
+                std::to_string(kMaxHaloFields);
+  }
+  for (std::size_t f = 0; f < fields.size() && m_problem.empty(); ++f) {
+    try {
+      fields[f]->require_fits(grid, "hcart::HaloExchanger");
+    } catch (const InputError& e) {
+      m_problem =
+          std::string(e.what()) + " (rank " + std::to_string(grid.decomposition().rank()) + ")";
+    }
+  }
+  // The signature (type_info::hash_code hashes the type's name: the same in every process
+  // of one program).
+  std::size_t signature = fields.size();
+  for (const BoundField* field : fields) {
+    signature = (signature * 1000003u) ^ field->type().hash_code();
+    signature = (signature * 1000003u) ^ field->elem_bytes();
+    signature = (signature * 1000003u) ^ static_cast<std::size_t>(field->components());
+  }
+  signature = (signature * 1000003u) ^ static_cast<std::size_t>(layers);
+  signature = (signature * 1000003u) ^ static_cast<std::size_t>(mode);
+  const auto sig = static_cast<long long>(signature & 0x3fffffffffffffffULL);
+  m_values[0] = m_problem.empty() ? 0 : 1;
+  m_values[1] = sig;
+  m_values[2] = -sig;
+  return sig;
+}
+
+void FieldCheck::reduce(MPI_Comm comm) {
+  HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, m_values, 3, MPI_LONG_LONG, MPI_MAX, comm));
+}
+
+void FieldCheck::post(MPI_Comm comm) {
+  HCART_MPI_CHECK(
+      MPI_Iallreduce(MPI_IN_PLACE, m_values, 3, MPI_LONG_LONG, MPI_MAX, comm, &m_request));
+}
+
+void FieldCheck::wait() {
+  HCART_MPI_CHECK(MPI_Wait(&m_request, MPI_STATUS_IGNORE));
+}
+
+void FieldCheck::judge(MPI_Comm comm) {
+  if (m_values[0] > 0) {
+    agree_on_errors(comm, [&] { HCART_REQUIRE(m_problem.empty(), m_problem); });
+  }
+  if (m_values[1] != -m_values[2]) {
+    InputError error("hcart::HaloExchanger: the ranks passed different fields to the same "
+                     "exchange (their number or types, or the width or mode, differ)");
+    error.set_collective(true);
+    throw error;
+  }
+}
+
+void FieldCheck::drain(const HaloPlan::Phase& first, const std::vector<int>& peer_ranks,
+                       MPI_Comm comm) {
+  std::vector<MPI_Request> sends;
+  for (std::size_t q = 0; q < first.messages.size(); ++q) {
+    if (first.messages[q].local) continue;
+    sends.emplace_back();
+    HCART_MPI_CHECK(MPI_Isend(nullptr, 0, MPI_BYTE, peer_ranks[q], first.messages[q].send_tag,
+                              comm, &sends.back()));
+  }
+  std::vector<unsigned char> scratch;
+  for (std::size_t q = 0; q < first.messages.size(); ++q) {
+    if (first.messages[q].local) continue;
+    MPI_Message message;
+    MPI_Status status;
+    HCART_MPI_CHECK(
+        MPI_Mprobe(peer_ranks[q], first.messages[q].recv_tag, comm, &message, &status));
+    int count = 0;
+    HCART_MPI_CHECK(MPI_Get_count(&status, MPI_BYTE, &count));
+    scratch.resize(static_cast<std::size_t>(std::max(count, 1)));
+    HCART_MPI_CHECK(MPI_Mrecv(scratch.data(), count, MPI_BYTE, &message, MPI_STATUS_IGNORE));
+  }
+  HCART_MPI_CHECK(MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE));
+}
+
+} // namespace hcart::impl

@@ -1,0 +1,79 @@
+// The fields' collective check of one exchange (HaloOptions::collective_checks), as a
+// protocol of its own (internal: hcart/halo/HaloExchanger.hpp's engine uses it).
+//
+// Locally, every exchange: each field fits the grid (Grid::require_fits). Collectively: one
+// reduction per exchange of {any misfit, the largest and the smallest signature (the number,
+// types and sizes of the fields, the width and the mode)}, on every rank whatever its own
+// fields, so the ranks never disagree about whether a collective happens.
+//
+// Why it need not wait before the messages: a message's size depends only on the signature
+// (a rank whose field misfits sends an unpacked buffer of the right size, and packs nothing).
+// So while every rank passes the signature of the exchange before (which all ranks agreed
+// on), the messages are safe whatever the check finds: the reduction is posted (post), its
+// request completes with the first phase's messages (request), and its outcome is read before
+// anything is unpacked (judge). A rank whose signature changed (the first exchange, another
+// width, mode or fields) cannot know what sizes the others send, so it waits for the
+// reduction before posting anything ("careful"). If the ranks disagree, some are careful and
+// see it before posting: they send empty messages and take whatever the others sent with a
+// matched probe (drain), both as the messages of the exchange all agreed on last (what the
+// others posted: its mode decides the peers and tags), so that no receive is ever posted for
+// fewer bytes than arrive (Open MPI's single-copy transfer writes past the buffer of a
+// receive that is too short). Every rank then throws the same InputError with nothing in
+// flight.
+#pragma once
+
+#include <hcart/grid/Grid.hpp>
+#include <hcart/halo/HaloPlan.hpp>
+#include <hcart/impl/halo/BoundField.hpp>
+
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+namespace hcart::impl {
+
+class FieldCheck {
+public:
+  FieldCheck() = default;
+  FieldCheck(const FieldCheck&) = delete;
+  FieldCheck& operator=(const FieldCheck&) = delete;
+  /// \brief Completes a reduction still in flight.
+  ~FieldCheck();
+
+  /// \brief This rank's side: its problem (`width_problem`, more values per cell than the
+  /// packer takes, or the first field that does not fit `grid`) and the values to reduce.
+  /// Returns the signature of `fields`, `layers` and `mode`.
+  long long prepare(const Grid& grid, const std::vector<BoundField*>& fields, std::size_t slots,
+                    int layers, HaloMode mode, const std::string& width_problem);
+  /// \brief The reduction, blocking (a careful exchange; bind()).
+  void reduce(MPI_Comm comm);
+  /// \brief The reduction, posted: request() completes it with the first phase's messages.
+  void post(MPI_Comm comm);
+  /// \brief The reduction in flight, or MPI_REQUEST_NULL.
+  MPI_Request& request() noexcept { return m_request; }
+  /// \brief Waits for a posted reduction.
+  void wait();
+  /// \brief After the reduction: some rank misfits, or the ranks' signatures differ.
+  bool failed() const noexcept { return m_values[0] > 0 || m_values[1] != -m_values[2]; }
+  /// \brief The outcome, the same on every rank of `comm`: nothing, or an InputError on all
+  /// (a misfit's own message, agreed over `comm`; or "the ranks passed different fields").
+  void judge(MPI_Comm comm);
+  /// \brief This rank's problem (empty when none).
+  const std::string& problem() const noexcept { return m_problem; }
+  /// \brief No problem (a binding's exchange: checked at bind()).
+  void clear() { m_problem.clear(); }
+
+  /// \brief A careful rank's side of an exchange the check failed: an empty message to each
+  /// peer of the first phase (`peer_ranks`, one per message), and each peer's message taken
+  /// at the size it has.
+  static void drain(const HaloPlan::Phase& first, const std::vector<int>& peer_ranks,
+                    MPI_Comm comm);
+
+private:
+  std::string m_problem;
+  long long m_values[3] = {0, 0, 0}; // {misfit, signature, -signature}, reduced by MPI_MAX
+  MPI_Request m_request = MPI_REQUEST_NULL;
+};
+
+} // namespace hcart::impl
