@@ -19,6 +19,7 @@
 #include <hcart/core/Version.hpp>
 #include <hcart/grid/Block.hpp>
 #include <hcart/grid/Box.hpp>
+#include <hcart/grid/ColouredLoops.hpp>
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/ExchangePrediction.hpp>
 #include <hcart/grid/Field.hpp>
@@ -27,7 +28,9 @@
 #include <hcart/grid/Grid.hpp>
 #include <hcart/grid/GridHierarchy.hpp>
 #include <hcart/grid/GridSpec.hpp>
+#include <hcart/grid/LevelTransfers.hpp>
 #include <hcart/grid/Loops.hpp>
+#include <hcart/grid/Reductions.hpp>
 #include <hcart/halo/HaloExchanger.hpp>
 #include <hcart/halo/PhysicalBoundaries.hpp>
 #include <hcart/io/Deck.hpp>

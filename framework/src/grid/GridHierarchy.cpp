@@ -3,6 +3,7 @@
 #include <hcart/core/Error.hpp>
 #include <hcart/core/MpiCheck.hpp>
 #include <hcart/grid/GridHierarchy.hpp>
+#include <hcart/grid/LevelTransfers.hpp>
 #include <hcart/grid/Loops.hpp>
 
 #include <algorithm>
@@ -136,6 +137,7 @@ struct GridHierarchy::Level {
   std::vector<int> members; // the owner's: its box's ranks
   mutable Kokkos::View<unsigned char*, MemorySpace> buffer;
   mutable Kokkos::View<unsigned char*, Kokkos::HostSpace> host_buffer;
+  mutable Kokkos::View<unsigned char*, MemorySpace> scratch; // the transfers' pieces field
 };
 
 GridHierarchy::GridHierarchy(const Decomposition& fine, const HierarchyOptions& options)
@@ -251,6 +253,32 @@ namespace {
 const char* kHolds = "hcart::GridHierarchy";
 
 } // namespace
+
+void* GridHierarchy::impl_scratch(int level, std::size_t bytes) const {
+  holds(level);
+  const Level& l = *m_levels[static_cast<std::size_t>(level)];
+  if (l.scratch.extent(0) < bytes) {
+    // Aligned for any element: a Kokkos allocation is.
+    l.scratch = Kokkos::View<unsigned char*, MemorySpace>("hcart::hierarchy::scratch", bytes);
+  }
+  return l.scratch.data();
+}
+
+LevelMap level_map(const GridHierarchy& levels, int level) {
+  HCART_CHECK(level >= 1 && level < levels.size() && levels.holds(level - 1),
+              "hcart::level_map: level " << level << " of " << levels.size()
+                                         << " (this rank must hold the level above)");
+  const Grid& fine = levels.grid(level - 1);
+  const Grid& coarse = levels.agglomerated(level) ? levels.pieces(level) : levels.grid(level);
+  LevelMap map;
+  for (int d = 0; d < 3; ++d) {
+    map.fine_origin[d] = fine.global_index(d, 0);
+    map.coarse_origin[d] = coarse.global_index(d, 0);
+    map.ratio[d] = levels.ratio()[d];
+  }
+  map.vertex = levels.options().centering == LevelCentering::Vertex;
+  return map;
+}
 
 bool GridHierarchy::holds(int level) const {
   HCART_CHECK(level >= 0 && level < size(),

@@ -88,18 +88,28 @@ std::int64_t count_non_finite(const Grid& grid, const ComponentField<T>& field) 
 /// and every rank exits with 1), naming each field that holds NaN or infinite values and how
 /// many: "after step 120: field 'u' holds 3 values that are NaN or infinite". (For fields
 /// of double or float: require_finite below.)
-template <class T>
+template <class T, class View>
 void require_finite_fields(const Grid& grid,
-                           const std::vector<std::pair<std::string, Field<T>>>& fields,
+                           const std::vector<std::pair<std::string, View>>& fields,
                            const std::string& when) {
   static_assert(std::is_floating_point<T>::value, "hcart::require_finite: floating point only");
-  // Per field: {non-finite cells, ranks where it does not fit}, in one reduction.
+  // Per field: {non-finite values, ranks where it does not fit}, in one reduction.
   std::vector<long long> counts, misfits;
   for (const auto& named : fields) {
     long long n = 0;
     const bool fits = grid.fits(named.second);
-    if (fits)
-      reduce_cells("hcart_finite", grid.owned_box(), impl::CountNonFinite<T>{named.second}, n);
+    if (fits) {
+      if constexpr (View::rank == 4) {
+        for (int c = 0; c < static_cast<int>(named.second.extent(0)); ++c) {
+          long long m = 0;
+          reduce_cells("hcart_finite", grid.owned_box(),
+                       impl::CountNonFinite<T>{component(named.second, c)}, m);
+          n += m;
+        }
+      } else {
+        reduce_cells("hcart_finite", grid.owned_box(), impl::CountNonFinite<T>{named.second}, n);
+      }
+    }
     counts.push_back(n);
     misfits.push_back(fits ? 0 : 1);
   }
@@ -126,12 +136,23 @@ void require_finite_fields(const Grid& grid,
 inline void require_finite(const Grid& grid,
                            const std::vector<std::pair<std::string, Field<double>>>& fields,
                            const std::string& when) {
-  require_finite_fields(grid, fields, when);
+  require_finite_fields<double>(grid, fields, when);
 }
 inline void require_finite(const Grid& grid,
                            const std::vector<std::pair<std::string, Field<float>>>& fields,
                            const std::string& when) {
-  require_finite_fields(grid, fields, when);
+  require_finite_fields<float>(grid, fields, when);
+}
+/// \brief require_finite of fields with components: every value of every component counts.
+inline void require_finite(const Grid& grid,
+                           const std::vector<std::pair<std::string, ComponentField<double>>>& fields,
+                           const std::string& when) {
+  require_finite_fields<double>(grid, fields, when);
+}
+inline void require_finite(const Grid& grid,
+                           const std::vector<std::pair<std::string, ComponentField<float>>>& fields,
+                           const std::string& when) {
+  require_finite_fields<float>(grid, fields, when);
 }
 
 } // namespace hcart

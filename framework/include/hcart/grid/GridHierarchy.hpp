@@ -128,13 +128,18 @@ public:
   std::vector<std::string> describe() const;
 
   /// \brief Gathers `pieces` (a field of pieces(level)) into `coarse` (of grid(level)) on
-  /// the owners: their owned cells. Collective over the ranks of the level above.
-  template <class View>
-  void gather(int level, const View& pieces, const View& coarse) const;
+  /// the owners: their owned cells. Fields or ComponentFields (of as many components); an
+  /// empty `coarse` where this rank does not hold the level. Collective over the ranks of
+  /// the level above.
+  template <class PiecesView, class CoarseView>
+  void gather(int level, const PiecesView& pieces, const CoarseView& coarse) const;
   /// \brief Scatters `coarse` (owners; halos filled) into `pieces`, halos included.
   /// Collective over the ranks of the level above.
-  template <class View>
-  void scatter(int level, const View& coarse, const View& pieces) const;
+  template <class CoarseView, class PiecesView>
+  void scatter(int level, const CoarseView& coarse, const PiecesView& pieces) const;
+  /// \brief Internal (hcart/grid/LevelTransfers.hpp): a buffer of at least `bytes` bytes in
+  /// the execution space's memory for `level`, reused by every call.
+  void* impl_scratch(int level, std::size_t bytes) const;
 
 private:
   struct Level;

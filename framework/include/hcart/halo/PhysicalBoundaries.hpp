@@ -151,6 +151,23 @@ public:
   template <class T>
   void apply(const Field<T>& field, const SideConditions& conditions,
              const std::array<Centering, 3>& centering = {}) const;
+  /// \brief Fills the halos of every component of `field` behind every physical side with
+  /// `condition`.
+  template <class T>
+  void apply(const ComponentField<T>& field, const BoundaryCondition& condition,
+             const std::array<Centering, 3>& centering = {}) const {
+    apply(field, SideConditions{condition, condition, condition, condition, condition, condition},
+          centering);
+  }
+  /// \brief Fills the halos of every component of `field` behind every physical side with
+  /// that side's condition.
+  template <class T>
+  void apply(const ComponentField<T>& field, const SideConditions& conditions,
+             const std::array<Centering, 3>& centering = {}) const {
+    m_grid->require_fits(field, "hcart::PhysicalBoundaries::apply");
+    for (int c = 0; c < static_cast<int>(field.extent(0)); ++c)
+      apply(component(field, c), conditions, centering);
+  }
   /// \brief Fills the halos behind every physical side with function(gi, gj, gk) of the
   /// global index of each halo cell: outside the domain across the physical side (below 0,
   /// or from the global size on), wrapped into it in periodic directions. `function` is a

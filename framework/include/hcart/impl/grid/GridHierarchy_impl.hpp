@@ -15,6 +15,7 @@ namespace impl {
 template <class View>
 std::array<int, 3> cell_extent(const View& v) {
   constexpr int skip = View::rank == 4 ? 1 : 0;
+  if (v.data() == nullptr) return {0, 0, 0};
   return {static_cast<int>(v.extent(skip)), static_cast<int>(v.extent(skip + 1)),
           static_cast<int>(v.extent(skip + 2))};
 }
@@ -29,21 +30,27 @@ int components_of(const View& v) {
 
 } // namespace impl
 
-template <class View>
-void GridHierarchy::gather(int level, const View& pieces, const View& coarse) const {
-  static_assert(View::rank == 3 || View::rank == 4,
-                "hcart::GridHierarchy::gather: a Field or a ComponentField");
-  using T = typename View::value_type;
+template <class PiecesView, class CoarseView>
+void GridHierarchy::gather(int level, const PiecesView& pieces, const CoarseView& coarse) const {
+  static_assert(PiecesView::rank >= 3 && PiecesView::rank <= 4 && CoarseView::rank >= 3 &&
+                    CoarseView::rank <= 4,
+                "hcart::GridHierarchy::gather: Fields or ComponentFields");
+  static_assert(std::is_same_v<typename PiecesView::value_type, typename CoarseView::value_type>,
+                "hcart::GridHierarchy::gather: fields of one value type");
+  using T = typename PiecesView::value_type;
   transfer(level, true, impl::components_of(pieces), sizeof(T),
            reinterpret_cast<const unsigned char*>(pieces.data()), impl::cell_extent(pieces),
            reinterpret_cast<unsigned char*>(coarse.data()), impl::cell_extent(coarse));
 }
 
-template <class View>
-void GridHierarchy::scatter(int level, const View& coarse, const View& pieces) const {
-  static_assert(View::rank == 3 || View::rank == 4,
-                "hcart::GridHierarchy::scatter: a Field or a ComponentField");
-  using T = typename View::value_type;
+template <class CoarseView, class PiecesView>
+void GridHierarchy::scatter(int level, const CoarseView& coarse, const PiecesView& pieces) const {
+  static_assert(PiecesView::rank >= 3 && PiecesView::rank <= 4 && CoarseView::rank >= 3 &&
+                    CoarseView::rank <= 4,
+                "hcart::GridHierarchy::scatter: Fields or ComponentFields");
+  static_assert(std::is_same_v<typename PiecesView::value_type, typename CoarseView::value_type>,
+                "hcart::GridHierarchy::scatter: fields of one value type");
+  using T = typename PiecesView::value_type;
   transfer(level, false, impl::components_of(pieces), sizeof(T),
            reinterpret_cast<const unsigned char*>(coarse.data()), impl::cell_extent(coarse),
            reinterpret_cast<unsigned char*>(pieces.data()), impl::cell_extent(pieces));
