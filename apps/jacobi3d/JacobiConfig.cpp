@@ -3,6 +3,7 @@
 #include "AppDeck.hpp"
 
 #include <hcart/core/Error.hpp>
+#include <hcart/grid/GridHierarchy.hpp>
 
 #include <algorithm>
 
@@ -25,6 +26,11 @@ DeckSchema schema() {
   s.add("jacobi", "problem", DeckType::String, "\"laplace\"",
         "laplace (Dirichlet values per face) or poisson (manufactured solution)")
       .one_of({"laplace", "poisson"});
+  s.add("jacobi", "solver", DeckType::String, "\"jacobi\"",
+        "jacobi (7-point Jacobi iterations) or multigrid (V-cycles on a grid hierarchy, "
+        "[multigrid]; an iteration is then a cycle, the tolerance relative to the first "
+        "residual max |f - Au|)")
+      .one_of({"jacobi", "multigrid"});
   s.add("jacobi", "max_iterations", DeckType::Integer, "1000", "iterations at most")
       .at_least(1)
       .at_most(1e12);
@@ -48,6 +54,32 @@ DeckSchema schema() {
   s.add("jacobi", "boundary_values", DeckType::RealList, "[1.0, 0.0, 0.0, 0.0, 0.0, 0.0]",
         "Dirichlet values on the faces x-, x+, y-, y+, z-, z+ (laplace)")
       .length(6);
+  s.add("multigrid", "levels", DeckType::Integer, "0",
+        "levels of the hierarchy, the fine one included; 0: as many as the mesh halves into "
+        "(vertex-centred: n -> (n - 1) / 2, down to one point)")
+      .at_least(0)
+      .at_most(30);
+  s.add("multigrid", "smoother", DeckType::String, "\"red-black\"",
+        "red-black (Gauss-Seidel by global parity) or jacobi (weighted, omega = 6/7)")
+      .one_of({"red-black", "jacobi"});
+  s.add("multigrid", "pre_smooth", DeckType::Integer, "2", "sweeps before the coarse correction")
+      .at_least(0)
+      .at_most(100);
+  s.add("multigrid", "post_smooth", DeckType::Integer, "2", "sweeps after it")
+      .at_least(0)
+      .at_most(100);
+  s.add("multigrid", "coarse_sweeps", DeckType::Integer, "0",
+        "sweeps on the coarsest level; 0: 4 (n + 1) for its largest n")
+      .at_least(0)
+      .at_most(100000);
+  s.add("multigrid", "agglomerate_below", DeckType::Integer, "512",
+        "a level with fewer points per rank moves onto fewer ranks")
+      .at_least(1)
+      .at_most(1e12);
+  s.add("multigrid", "agglomeration", DeckType::String, "\"machine\"",
+        "which ranks keep such a level: machine (the cores of a node first), stride (every "
+        "k-th rank, for comparison) or none (every level on every rank)")
+      .one_of({"machine", "stride", "none"});
   apps::add_output_keys(
       s, "iterations",
       "write the field (HDF5 + XDMF) every this many iterations and at the end; 0: never");
@@ -77,10 +109,59 @@ Config read_config(const Deck& deck) {
   for (int i = 0; i < 6; ++i)
     c.settings.boundary_values[i] = values[i];
   c.settings.progress_seconds = deck.real("output", "progress_seconds");
+  const bool multigrid = deck.string("jacobi", "solver") == "multigrid";
+  c.settings.solver = multigrid ? Settings::Method::Multigrid : Settings::Method::Jacobi;
+  MultigridSettings& mg = c.settings.multigrid;
+  mg.levels = static_cast<long>(deck.integer("multigrid", "levels"));
+  mg.smoother = deck.string("multigrid", "smoother") == "jacobi" ? MultigridSettings::Smoother::Jacobi
+                                                                  : MultigridSettings::Smoother::RedBlack;
+  mg.pre_smooth = static_cast<long>(deck.integer("multigrid", "pre_smooth"));
+  mg.post_smooth = static_cast<long>(deck.integer("multigrid", "post_smooth"));
+  mg.coarse_sweeps = static_cast<long>(deck.integer("multigrid", "coarse_sweeps"));
+  mg.agglomerate_below = static_cast<long>(deck.integer("multigrid", "agglomerate_below"));
+  const std::string agglomeration = deck.string("multigrid", "agglomeration");
+  mg.agglomeration = agglomeration == "stride" ? MultigridSettings::Agglomeration::Stride
+                     : agglomeration == "none" ? MultigridSettings::Agglomeration::None
+                                               : MultigridSettings::Agglomeration::Machine;
+  // What the multigrid solver does not take, by the key that gave it.
+  for (const char* key : {"overlap", "iterations_per_pass"}) {
+    HCART_REQUIRE(!multigrid || !deck.given("jacobi", key),
+                  deck.where("jacobi", key)
+                      << ": [jacobi] " << key << " is the Jacobi solver's; solver = \"multigrid\" "
+                                                 "expected it left out");
+  }
+  for (const char* key : {"levels", "smoother", "pre_smooth", "post_smooth", "coarse_sweeps",
+                          "agglomerate_below", "agglomeration"}) {
+    HCART_REQUIRE(multigrid || !deck.given("multigrid", key),
+                  deck.where("multigrid", key)
+                      << ": [multigrid] " << key
+                      << " is the multigrid solver's; expected [jacobi] solver = \"multigrid\" "
+                         "with it");
+  }
   c.output = apps::read_output(deck);
   // The reach of one iteration: what the decomposition weighs. The grid's halo is planned
   // after it (Passes.hpp).
   c.spec.halo_width = {1, 1, 1};
+  if (multigrid) {
+    for (int i = 0; i < 3; ++i) {
+      HCART_REQUIRE(!periodic[i], deck.where("mesh", "periodic")
+                                      << ": [mesh] periodic: the multigrid solver's levels have "
+                                         "Dirichlet boundaries, expected no periodic direction");
+    }
+    // The hierarchy must fit the mesh: said by the key that sizes it.
+    try {
+      HierarchyOptions h;
+      h.levels = static_cast<int>(mg.levels);
+      h.centering = LevelCentering::Vertex;
+      h.min_size = 1;
+      (void)hierarchy_levels(c.spec, h);
+    } catch (const InputError& e) {
+      throw InputError(deck.where(deck.given("multigrid", "levels") ? "multigrid" : "mesh",
+                                  deck.given("multigrid", "levels") ? "levels" : "size") +
+                       ": " + e.what() + " (vertex-centred levels need n + 1 divisible by " +
+                       "2^(levels - 1): 63, 127, 255 points ...)");
+    }
+  }
   if (c.settings.problem == Problem::Poisson) {
     for (int i = 0; i < 3; ++i) {
       HCART_REQUIRE(!periodic[i],

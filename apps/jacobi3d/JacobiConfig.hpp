@@ -14,7 +14,22 @@ namespace hcart::jacobi {
 
 enum class Problem { Laplace, Poisson };
 
+/// \brief [multigrid]: the hierarchy and the cycle of solver = "multigrid" (Multigrid.hpp).
+struct MultigridSettings {
+  enum class Smoother { RedBlack, Jacobi };
+  enum class Agglomeration { Machine, Stride, None };
+  long levels = 0; ///< 0: as many as the mesh halves into (down to one point)
+  Smoother smoother = Smoother::RedBlack;
+  long pre_smooth = 2, post_smooth = 2;
+  long coarse_sweeps = 0; ///< 0: 4 (n + 1) for the coarsest level's largest n
+  long agglomerate_below = 512;
+  Agglomeration agglomeration = Agglomeration::Machine;
+};
+
 struct Settings {
+  enum class Method { Jacobi, Multigrid };
+  Method solver = Method::Jacobi;
+  MultigridSettings multigrid;
   Problem problem = Problem::Laplace;
   long max_iterations = 1000;
   double tolerance = 1e-8;

@@ -9,9 +9,45 @@
 
 namespace hcart::jacobi {
 
-RunReport collect(const Decomposition& decomp, const Solver& solver, const Result& result,
+SolverFacts facts_of(const Solver& solver) {
+  SolverFacts f;
+  f.global_cells = solver.global_cells();
+  f.settings = solver.settings();
+  f.threads_per_rank = solver.threads_per_rank();
+  f.passes = solver.passes();
+  f.starved_passes = solver.starved_passes();
+  f.iterations_per_pass = solver.iterations_per_pass();
+  f.halo_width = solver.grid().halo_width();
+  f.halo = solver.halo_counters();
+  return f;
+}
+
+SolverFacts facts_of(const Multigrid& solver) {
+  SolverFacts f;
+  f.global_cells = solver.global_cells();
+  f.settings = solver.settings();
+  f.threads_per_rank = host_threads();
+  f.halo_width = solver.grid().halo_width();
+  f.halo = solver.halo_counters();
+  f.levels = solver.hierarchy().describe();
+  f.initial_residual = solver.initial_residual();
+  return f;
+}
+
+RunReport collect(const Decomposition& decomp, const SolverFacts& solver, const Result& result,
                   const Timers& timers, const std::optional<MachineTimings>& timings) {
   RunReport r;
+  const bool multigrid = solver.settings.solver == Settings::Method::Multigrid;
+  r.solver = multigrid ? "multigrid" : "jacobi";
+  r.levels = solver.levels;
+  r.initial_residual = solver.initial_residual;
+  r.dofs_per_second = multigrid && result.seconds > 0 ? solver.global_cells / result.seconds : 0;
+  if (multigrid) {
+    const MultigridSettings& mg = solver.settings.multigrid;
+    r.cycle = "V(" + std::to_string(mg.pre_smooth) + "," + std::to_string(mg.post_smooth) + "), " +
+              (mg.smoother == MultigridSettings::Smoother::RedBlack ? "red-black Gauss-Seidel"
+                                                                    : "weighted Jacobi");
+  }
   const DecompositionReport& d = decomp.report();
   r.strategy = to_string(d.strategy);
   r.machine = d.machine;
@@ -23,17 +59,17 @@ RunReport collect(const Decomposition& decomp, const Solver& solver, const Resul
   r.layout = decomp.plan().describe_layout();
   r.chosen_by = decomp.plan().chosen_by;
   r.result = result;
-  r.mlups = result.seconds > 0 ? solver.global_cells() * static_cast<double>(result.iterations) /
+  r.mlups = result.seconds > 0 ? solver.global_cells * static_cast<double>(result.iterations) /
                                      result.seconds / 1e6
                                : 0.0;
   r.timers = timers.summarize(decomp.comm());
-  r.tolerance = solver.settings().tolerance;
+  r.tolerance = solver.settings.tolerance;
   r.execution_space = execution_space_name();
-  r.threads_per_rank = solver.threads_per_rank();
+  r.threads_per_rank = solver.threads_per_rank;
   const std::string crowded = apps::thread_binding_note(decomp.comm(), host_threads());
   if (!crowded.empty()) r.notes.push_back(crowded);
   // Threads another process kept off their cores (the wavefront measures it, Wavefront.hpp).
-  long starved[2] = {solver.starved_passes(), solver.passes()};
+  long starved[2] = {solver.starved_passes, solver.passes};
   HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, starved, 2, MPI_LONG, MPI_MAX, decomp.comm()));
   if (starved[0] > 0) {
     r.notes.push_back("threads were starved: a thread of a rank got less than 70% of a core "
@@ -41,24 +77,23 @@ RunReport collect(const Decomposition& decomp, const Solver& solver, const Resul
                       std::to_string(starved[0]) + " of " + std::to_string(starved[1]) +
                       " wavefront passes were starved or ran with one thread");
   }
-  r.iterations_per_pass = solver.iterations_per_pass(); // the ranks agreed on it
-  const long asked = solver.settings().iterations_per_pass;
+  r.iterations_per_pass = solver.iterations_per_pass; // the ranks agreed on it
+  const long asked = solver.settings.iterations_per_pass;
   if (asked > 1 && r.iterations_per_pass < asked) {
-    const char* why = !host_execution             ? "a device build has no wavefront"
-                      : solver.settings().overlap ? "overlap exchanges before every iteration"
-                                                  : "capped by the cells of the thinnest block";
+    const char* why = !host_execution           ? "a device build has no wavefront"
+                      : solver.settings.overlap ? "overlap exchanges before every iteration"
+                                                : "capped by the cells of the thinnest block";
     r.notes.push_back("[jacobi] iterations_per_pass = " + std::to_string(asked) + ": " +
                       std::to_string(r.iterations_per_pass) + " iterations per pass (" + why + ")");
   }
-  r.halo_width = solver.grid().halo_width();
-  r.halo = apps::summed_halo_counters(solver.halo_counters(), decomp.comm());
+  r.halo_width = solver.halo_width;
+  r.halo = apps::summed_halo_counters(solver.halo, decomp.comm());
   const double iterations = std::max<double>(1.0, static_cast<double>(result.iterations));
   double per[2] = {timers.seconds("compute") / iterations, apps::halo_seconds(timers) / iterations};
   HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, per, 2, MPI_DOUBLE, MPI_MAX, decomp.comm()));
   r.compute_per_iteration = per[0];
   r.halo_per_iteration = per[1];
-  r.exchange =
-      apps::exchange_timing(solver.halo_counters(), apps::halo_seconds(timers), decomp, timings);
+  r.exchange = apps::exchange_timing(solver.halo, apps::halo_seconds(timers), decomp, timings);
   return r;
 }
 
@@ -72,13 +107,30 @@ void print_run(std::ostream& out, const RunReport& r) {
       << (host_execution ? ", " : " (kernels on the device), ") << r.threads_per_rank
       << (host_execution ? "" : " host") << (r.threads_per_rank == 1 ? " thread" : " threads")
       << " per rank\n";
-  out << "iterations " << r.result.iterations << ", residual "
-      << apps::fixed(r.result.residual, "%.3e")
-      << (r.result.converged ? " (converged)"
-          : r.tolerance > 0  ? " (tolerance not reached)"
-                             : " (the deck's fixed count: tolerance 0)")
-      << ", " << apps::fixed(r.result.seconds) << " s, " << apps::fixed(r.mlups, "%.1f")
-      << " MLUP/s\n";
+  if (r.solver == "multigrid") {
+    out << "multigrid: " << r.cycle << " cycles on " << r.levels.size() << " levels\n";
+    for (const auto& line : r.levels)
+      out << "  " << line << "\n";
+    const double relative = r.initial_residual > 0 ? r.result.residual / r.initial_residual : 0;
+    out << r.result.iterations << " cycles, residual max |f - Au| "
+        << apps::fixed(r.result.residual, "%.3e") << " (" << apps::fixed(relative, "%.3e")
+        << " of the first)"
+        << (r.result.converged ? " (converged)"
+            : r.tolerance > 0  ? " (tolerance not reached)"
+                               : " (the deck's fixed count: tolerance 0)")
+        << ", " << apps::fixed(r.result.seconds) << " s, "
+        << apps::fixed(r.result.iterations > 0 ? r.result.seconds / r.result.iterations * 1e3 : 0,
+                       "%.3f")
+        << " ms per cycle, " << apps::fixed(r.dofs_per_second / 1e6, "%.2f") << " MDOF/s\n";
+  } else {
+    out << "iterations " << r.result.iterations << ", residual "
+        << apps::fixed(r.result.residual, "%.3e")
+        << (r.result.converged ? " (converged)"
+            : r.tolerance > 0  ? " (tolerance not reached)"
+                               : " (the deck's fixed count: tolerance 0)")
+        << ", " << apps::fixed(r.result.seconds) << " s, " << apps::fixed(r.mlups, "%.1f")
+        << " MLUP/s\n";
+  }
   if (r.iterations_per_pass > 1) {
     out << "temporal blocking: up to " << r.iterations_per_pass
         << " iterations per pass over memory, halo width "
@@ -101,6 +153,14 @@ nlohmann::json to_json(const RunReport& r, const std::string& deck) {
   j["deck"] = deck;
   apps::add_decomposition_json(j, r);
   j["machine"] = {{"description", r.machine}, {"source", r.machine_source}, {"notes", r.notes}};
+  j["solver"] = r.solver;
+  if (r.solver == "multigrid") {
+    j["levels"] = r.levels;
+    j["cycles"] = r.result.iterations;
+    j["cycle"] = r.cycle;
+    j["initial_residual"] = r.initial_residual;
+    j["dofs_per_second"] = r.dofs_per_second;
+  }
   j["iterations"] = r.result.iterations;
   j["residual"] = r.result.residual;
   j["converged"] = r.result.converged;

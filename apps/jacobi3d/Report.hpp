@@ -5,6 +5,7 @@
 #include "Compare.hpp"
 #include "ExchangePrediction.hpp"
 #include "JacobiSolver.hpp"
+#include "Multigrid.hpp"
 
 #include <hcart/core/Timers.hpp>
 #include <hcart/grid/Decomposition.hpp>
@@ -18,8 +19,28 @@
 
 namespace hcart::jacobi {
 
+/// \brief What a report needs of a solver, the Jacobi or the multigrid one.
+struct SolverFacts {
+  double global_cells = 0;
+  Settings settings;
+  int threads_per_rank = 1;
+  long passes = 0, starved_passes = 0;
+  long iterations_per_pass = 1;
+  std::array<int, 3> halo_width{};
+  HaloCounters halo; ///< this rank's, every exchanger
+  std::vector<std::string> levels; ///< multigrid: the hierarchy, a line per level
+  double initial_residual = -1;    ///< multigrid: the tolerance's reference
+};
+SolverFacts facts_of(const Solver& solver);
+SolverFacts facts_of(const Multigrid& solver);
+
 /// \brief Everything about one finished run, identical on every rank after collect().
 struct RunReport {
+  std::string solver = "jacobi"; ///< "jacobi" or "multigrid"
+  std::vector<std::string> levels; ///< multigrid: the hierarchy, a line per level
+  double initial_residual = -1;
+  double dofs_per_second = 0; ///< multigrid: unknowns solved per second (HPGMG's figure)
+  std::string cycle;          ///< multigrid: e.g. "V(2,2), red-black Gauss-Seidel"
   std::string strategy, machine, machine_source;
   std::vector<std::string> notes;
   std::array<int, 3> dims{};
@@ -42,7 +63,7 @@ struct RunReport {
 };
 
 /// \brief Gathers the report of a finished run (collective over the decomposition).
-RunReport collect(const Decomposition& decomp, const Solver& solver, const Result& result,
+RunReport collect(const Decomposition& decomp, const SolverFacts& solver, const Result& result,
                   const Timers& timers, const std::optional<MachineTimings>& timings);
 void print_run(std::ostream& out, const RunReport& report);
 nlohmann::json to_json(const RunReport& report, const std::string& deck);

@@ -8,6 +8,7 @@
 #include "Compare.hpp"
 #include "JacobiConfig.hpp"
 #include "JacobiSolver.hpp"
+#include "Multigrid.hpp"
 #include "Passes.hpp"
 #include "Report.hpp"
 #include "Text.hpp"
@@ -17,6 +18,7 @@
 #include <hcart/core/Main.hpp>
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/Grid.hpp>
+#include <hcart/grid/GridHierarchy.hpp>
 #include <hcart/io/Deck.hpp>
 
 #include <cstdio>
@@ -37,24 +39,40 @@ jacobi::RunReport run_once(const jacobi::Config& config, bool verbose, int rank,
   DecompositionOptions options = config.decomposition;
   options.traffic = {8, true};
   options.timings = timings;
-  const Decomposition decomp = decompose(MPI_COMM_WORLD, config.spec, options, config.deck);
-  const jacobi::Passes passes = jacobi::plan_passes(config.settings, decomp);
-  const Grid grid(decomp, passes.halo_width);
-  jacobi::Solver solver(grid, config.settings, passes.iterations_per_pass, timers, config.output);
-  const double cells = solver.global_cells();
+  const bool multigrid = config.settings.solver == jacobi::Settings::Method::Multigrid;
+  const double cells = static_cast<double>(config.spec.global_size[0]) *
+                       static_cast<double>(config.spec.global_size[1]) *
+                       static_cast<double>(config.spec.global_size[2]);
   const long max_iterations = config.settings.max_iterations;
   auto progress = [&](const jacobi::Progress& p) {
     if (rank != 0 || !verbose) return;
     const double mlups = cells * static_cast<double>(p.done) / p.seconds / 1e6;
     const double left =
         p.seconds / static_cast<double>(p.done) * static_cast<double>(max_iterations - p.iteration);
-    std::printf("  iteration %ld/%ld  residual %.3e  %.1f MLUP/s  %.1f s left at most\n",
-                p.iteration, max_iterations, p.residual, mlups, left);
+    std::printf("  %s %ld/%ld  residual %.3e  %.1f %s  %.1f s left at most\n",
+                multigrid ? "cycle" : "iteration", p.iteration, max_iterations, p.residual, mlups,
+                multigrid ? "MLUP/s per cycle" : "MLUP/s", left);
     std::fflush(stdout);
   };
+  if (multigrid) {
+    // The levels nest by construction: the fine blocks' boundaries at multiples of the
+    // coarsest point's spacing (GridSpec::block_multiple).
+    const HierarchyOptions h = jacobi::hierarchy_options(config.settings.multigrid);
+    const Decomposition decomp =
+        decompose(MPI_COMM_WORLD, nested_spec(config.spec, h), options, config.deck);
+    const GridHierarchy levels(decomp, h);
+    jacobi::Multigrid solver(levels, config.settings, timers, config.output);
+    const jacobi::Result result = solver.run(progress);
+    total.reset();
+    return jacobi::collect(decomp, jacobi::facts_of(solver), result, timers, timings);
+  }
+  const Decomposition decomp = decompose(MPI_COMM_WORLD, config.spec, options, config.deck);
+  const jacobi::Passes passes = jacobi::plan_passes(config.settings, decomp);
+  const Grid grid(decomp, passes.halo_width);
+  jacobi::Solver solver(grid, config.settings, passes.iterations_per_pass, timers, config.output);
   const jacobi::Result result = solver.run(progress);
   total.reset();
-  return jacobi::collect(decomp, solver, result, timers, timings);
+  return jacobi::collect(decomp, jacobi::facts_of(solver), result, timers, timings);
 }
 
 } // namespace

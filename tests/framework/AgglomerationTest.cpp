@@ -36,7 +36,8 @@ TEST(BlockRule, MultiplesWorkedOutByHand) {
   EXPECT_EQ(extents(64, 7, 8), (V{16, 8, 8, 8, 8, 8, 8}));
   EXPECT_EQ(extents(64, 3, 1), (V{22, 21, 21})); // the balanced rule, as before
   EXPECT_EQ(extents(127, 2, 8), (V{64, 63}));
-  EXPECT_EQ(extents(127, 3, 8), (V{48, 40, 39}));
+  EXPECT_EQ(extents(127, 3, 8), (V{40, 40, 47})); // the short last unit: the extra one last
+  EXPECT_EQ(extents(127, 5, 16), (V{16, 16, 32, 32, 31}));
   EXPECT_EQ(hcart::block_offset(64, 3, 2, 8), 48);
   EXPECT_EQ(hcart::block_offset(64, 3, 3, 8), 64);
   EXPECT_EQ(hcart::block_offset(127, 3, 3, 8), 127);
@@ -70,7 +71,7 @@ TEST(BlockRule, BoundsKeepEveryBlockAtLeastItsHalo) {
   hcart::Mesh mesh{{64, 127, 20}, {1, 1, 3}, {false, false, false}, {}, {8, 8, 4}};
   const auto b = hcart::cut_bounds(mesh);
   EXPECT_EQ(b[0], 8);  // 8 units of 8
-  EXPECT_EQ(b[1], 8); // 16 units; the last block at least one whole multiple: 2 units, 15
+  EXPECT_EQ(b[1], 15); // 16 units; 16 pieces would leave the last 7 points, under a multiple
   EXPECT_EQ(b[2], 5);  // 5 units of 4 >= 3
   mesh.halo_width = {9, 1, 5};
   const auto c = hcart::cut_bounds(mesh);

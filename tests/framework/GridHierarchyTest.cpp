@@ -35,12 +35,12 @@ GridSpec cube(std::int64_t n) {
 }
 
 // The fine blocks' first cells per direction, dealt out here: ceil(n / m) units of m cells,
-// one per block in turn from the first block, the last block short of what the last unit
-// lacks.
+// one per block in turn from the first block (from the last where the last unit is short),
+// the last block short of what the last unit lacks.
 std::vector<std::int64_t> fine_cuts(std::int64_t n, int pieces, std::int64_t m) {
   std::vector<std::int64_t> units(static_cast<std::size_t>(pieces), 0);
   for (std::int64_t u = 0; u < (n + m - 1) / m; ++u)
-    ++units[static_cast<std::size_t>(u % pieces)];
+    ++units[static_cast<std::size_t>(n % m == 0 ? u % pieces : pieces - 1 - u % pieces)];
   std::vector<std::int64_t> cuts{0};
   for (int c = 0; c < pieces; ++c)
     cuts.push_back(std::min(n, cuts.back() + units[static_cast<std::size_t>(c)] * m));

@@ -53,9 +53,11 @@ inline std::vector<std::int64_t> ref_extents(std::int64_t g, std::int64_t d) {
   return e;
 }
 /// With a block multiple m: units of m cells handed out the same way (ceil(g / m) of them),
-/// the last block giving back what the last unit lacks.
+/// or from the last block where the last unit is short, that block giving back what the last
+/// unit lacks.
 inline std::vector<std::int64_t> ref_extents(std::int64_t g, std::int64_t d, std::int64_t m) {
   std::vector<std::int64_t> e = ref_extents((g + m - 1) / m, d);
+  if (g % m != 0) std::reverse(e.begin(), e.end());
   for (auto& x : e)
     x *= m;
   e.back() -= (g + m - 1) / m * m - g;

@@ -87,11 +87,21 @@ std::array<std::int64_t, 3> hierarchy_level_size(const GridSpec& spec,
   return n;
 }
 
-GridSpec nested_spec(GridSpec spec, const HierarchyOptions& options) {
+int nested_levels(const GridSpec& spec, const HierarchyOptions& options) {
   const int levels = hierarchy_levels(spec, options);
+  if (options.agglomerate_below <= 0) return levels;
+  for (int l = 1; l < levels; ++l) {
+    const auto n = hierarchy_level_size(spec, options, l);
+    if (n[0] * n[1] * n[2] < options.agglomerate_below) return l + 1;
+  }
+  return levels;
+}
+
+GridSpec nested_spec(GridSpec spec, const HierarchyOptions& options) {
+  const int nested = nested_levels(spec, options);
   for (int d = 0; d < 3; ++d) {
     spec.block_multiple[d] = 1;
-    if (coarsened(spec, options, d)) spec.block_multiple[d] = std::int64_t(1) << (levels - 1);
+    if (coarsened(spec, options, d)) spec.block_multiple[d] = std::int64_t(1) << (nested - 1);
   }
   return spec;
 }

@@ -8,7 +8,11 @@ std::int64_t block_offset(std::int64_t size, std::int64_t pieces, std::int64_t c
                           std::int64_t multiple) {
   const std::int64_t units = (size + multiple - 1) / multiple;
   const std::int64_t base = units / pieces, extra = units % pieces;
-  return std::min(size, multiple * (coord * base + std::min(coord, extra)));
+  if (size % multiple == 0)
+    return multiple * (coord * base + std::min(coord, extra)); // the extra units first
+  // The last unit is short: the extra units go to the last blocks, so that the short block
+  // holds as many whole units as any.
+  return std::min(size, multiple * (coord * base + std::max<std::int64_t>(0, coord - (pieces - extra))));
 }
 
 std::int64_t block_extent(std::int64_t size, std::int64_t pieces, std::int64_t coord,

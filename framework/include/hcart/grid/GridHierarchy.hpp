@@ -19,12 +19,16 @@
 // Nesting. Level l has global size n_l = n_{l-1} / 2 (cell-centred) or (n_{l-1} - 1) / 2
 // (vertex-centred: coarse point i is fine point 2i + 1) in each coarsened direction; each
 // boundary between blocks of level l is the level above's divided by 2. That holds for every
-// rank count when the fine blocks' boundaries are multiples of 2^(levels - 1):
-// hcart::nested_spec sets GridSpec::block_multiple so (64^3 in 4 levels on 3 ranks: blocks
-// of 24, 24 and 16 cells, then 12/12/8, 6/6/4, 3/3/2). A decomposition that does not nest
-// is an hcart::InputError on every rank naming the level, the direction and the sizes.
-// Every rank then holds at least one cell of every level in each direction: the process
-// grid is at most the coarsest level's size (64^3 in 4 levels: 8 x 8 x 8 ranks).
+// rank count when the fine blocks' boundaries are multiples of 2^(n - 1) for the n levels
+// that must nest across ranks: hcart::nested_spec sets GridSpec::block_multiple so (64^3 in
+// 4 levels on 3 ranks: blocks of 24, 24 and 16 cells, then 12/12/8, 6/6/4, 3/3/2). Those are
+// all levels without agglomeration; with it, the levels down to the first one with fewer
+// cells than agglomerate_below in all, which one rank holds, as it holds every level below
+// it (nested_levels: 127^3 points in 7 levels, agglomerated below 512, nest in 5, so the
+// blocks need multiples of 16 points and the process grid can be 8 x 8 x 8). A
+// decomposition that does not nest is an hcart::InputError on every rank naming the level,
+// the direction and the sizes. Every rank holds at least one cell in each direction of each
+// level that nests across ranks.
 //
 // Agglomeration. Where level l would hold fewer than HierarchyOptions::agglomerate_below
 // cells per rank (default 512 = 8^3), it moves onto fewer ranks: the ranks of level l - 1
@@ -77,8 +81,13 @@ int hierarchy_levels(const GridSpec& spec, const HierarchyOptions& options);
 /// \brief The global size of level `level` (0: the spec's).
 std::array<std::int64_t, 3> hierarchy_level_size(const GridSpec& spec,
                                                  const HierarchyOptions& options, int level);
-/// \brief `spec` with the block multiple that makes every level nest: 2^(levels - 1) in the
-/// coarsened directions. \throws hcart::InputError as hierarchy_levels.
+/// \brief The levels that must nest across several ranks: all of them, or (with
+/// agglomeration) those down to the first level with fewer cells than agglomerate_below in
+/// all, which one rank holds, as it holds the levels below it (a single block nests in any
+/// way). \throws hcart::InputError as hierarchy_levels.
+int nested_levels(const GridSpec& spec, const HierarchyOptions& options);
+/// \brief `spec` with the block multiple that makes every level nest: 2^(nested_levels - 1)
+/// in the coarsened directions. \throws hcart::InputError as hierarchy_levels.
 GridSpec nested_spec(GridSpec spec, const HierarchyOptions& options);
 
 /// \brief Checks on every rank of fine.comm() that each rank's block of `coarse` is its

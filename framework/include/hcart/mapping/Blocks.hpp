@@ -5,12 +5,13 @@
 //   hcart::block_extent(64, 3, 0, 8);                  // 24 (then 24, 16): multiples of 8
 //
 // Each block gets size / pieces cells and the first size % pieces blocks one more. With a
-// multiple m the rule deals out ceil(size / m) units of m cells instead (the first blocks one
-// unit more), so every boundary between blocks is a multiple of m, and the last block holds
-// what is left (less than its units where m does not divide the size): a grid hierarchy's
-// levels then halve block by block (64^3 in 4 levels on 3 ranks: blocks of 24, 24 and 16
-// cells, nested down to 3, 3 and 2; 127 points in 4 vertex-centred levels: 64 and 63). Pure
-// C++: the planner's traffic model and the Decomposition's blocks use the same rule.
+// multiple m the rule deals out ceil(size / m) units of m cells instead, so every boundary
+// between blocks is a multiple of m: a grid hierarchy's levels then halve block by block
+// (64^3 in 4 levels on 3 ranks: blocks of 24, 24 and 16 cells, nested down to 3, 3 and 2).
+// The first blocks get the extra units; where m does not divide the size, the last unit is
+// short and the last blocks get them instead, so the short block is never the smallest (127
+// points in units of 16 on 5 ranks: 16, 16, 32, 32, 31). Pure C++: the planner's traffic
+// model and the Decomposition's blocks use the same rule.
 #pragma once
 
 #include <cstdint>
