@@ -178,7 +178,7 @@ void Multigrid::v_cycle(int l) {
     below.u_full.exchange();
   }
   {
-    auto scope = m_timers.region(region(l + 1, "transfer"));
+    auto scope = m_timers.region(region(l + 1, "prolong transfer"));
     prolong_cells(m_hierarchy, l + 1, below.u, level.u);
   }
   smooth(l, mg.post_smooth);
@@ -204,6 +204,11 @@ double Multigrid::residual_norm() {
     throw error;
   }
   return norms[0];
+}
+
+void Multigrid::cycle() {
+  v_cycle(0);
+  ++m_cycle;
 }
 
 Result Multigrid::cycles(long count) {

@@ -47,6 +47,8 @@ public:
   Result run(const std::function<void(const Progress&)>& progress = {});
   /// \brief Exactly `count` cycles; the result's residual is the true one after them.
   Result cycles(long count);
+  /// \brief One V-cycle, nothing else (no residual norm).
+  void cycle();
   /// \brief max |f - A u| over the finest level now (collective).
   double residual_norm();
 

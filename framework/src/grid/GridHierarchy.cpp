@@ -179,6 +179,24 @@ GridHierarchy::GridHierarchy(const Decomposition& fine, const HierarchyOptions& 
     level.ranks = ranks[static_cast<std::size_t>(l)];
     if (l > 0) level.agglomerated = level.ranks < m_levels[static_cast<std::size_t>(l - 1)]->ranks;
   }
+  // And each agglomerated level's boxes and bytes (the ranks of the level above chose them).
+  const std::size_t machine_levels = static_cast<std::size_t>(fine.machine().level_count()) + 1;
+  for (int l = 1; l < levels; ++l) {
+    Level& level = *m_levels[static_cast<std::size_t>(l)];
+    if (!level.agglomerated) continue;
+    std::vector<long long> facts(3 + 2 * machine_levels, 0);
+    for (std::size_t d = 0; d < level.choice.group.size() && d < 3; ++d)
+      facts[d] = level.choice.group[d];
+    for (std::size_t b = 0; b < level.choice.bytes.total.size() && b < machine_levels; ++b) {
+      facts[3 + b] = level.choice.bytes.total[b];
+      facts[3 + machine_levels + b] = level.choice.bytes.busiest[b];
+    }
+    HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, facts.data(), static_cast<int>(facts.size()),
+                                  MPI_LONG_LONG, MPI_MAX, fine.comm()));
+    level.choice.group.assign(facts.begin(), facts.begin() + 3);
+    level.choice.bytes.total.assign(facts.begin() + 3, facts.begin() + 3 + static_cast<long>(machine_levels));
+    level.choice.bytes.busiest.assign(facts.begin() + 3 + static_cast<long>(machine_levels), facts.end());
+  }
 }
 
 GridHierarchy::~GridHierarchy() = default;

@@ -8,8 +8,9 @@
 //   hcart::for_each_coloured_cell("black", grid, grid.owned_box(), 1, SmoothBlack{u, f, s});
 //
 // The functor is called as f(i, j, k) on local indices, only for the cells of the colour:
-// no guard inside it. It walks every other cell along k (the launchers of
-// hcart/grid/Loops.hpp over a box half as long in k).
+// no guard inside it. It walks every other cell along k: on the host a row per work item
+// (as a plain loop does), on a device the launchers of hcart/grid/Loops.hpp over a box half
+// as long in k.
 #pragma once
 
 #include <hcart/grid/Box.hpp>
@@ -34,6 +35,18 @@ struct ColouredCells {
   }
 };
 
+// Host launches: a row per work item, every other cell of it (the loop a plain code has).
+template <class Functor>
+struct ColouredRows {
+  Functor f;
+  long long parity_base;
+  int k0, k1;
+  KOKKOS_INLINE_FUNCTION void row(int i, int j) const {
+    for (int k = k0 + static_cast<int>((parity_base + i + j + k0) & 1); k < k1; k += 2)
+      f(i, j, k);
+  }
+};
+
 } // namespace impl
 
 /// \brief Runs f(i, j, k) for the cells of `box` (local indices of `grid`) whose global
@@ -45,13 +58,17 @@ void for_each_coloured_cell(const std::string& label, const Grid& grid, const Bo
   HCART_CHECK(colour == 0 || colour == 1,
               "hcart::for_each_coloured_cell: colour " << colour << ", expected 0 or 1");
   if (box.empty()) return;
-  Box half = box;
-  half.lo[2] = 0;
-  half.hi[2] = (box.extent(2) + 1) / 2;
   long long base = colour;
   for (int d = 0; d < 3; ++d)
     base += grid.global_index(d, 0);
-  for_each_cell(label, half, impl::ColouredCells<Functor>{f, base, box.lo[2], box.hi[2]});
+  if constexpr (host_execution) {
+    impl::for_each_whole_row(label, box, impl::ColouredRows<Functor>{f, base, box.lo[2], box.hi[2]});
+  } else {
+    Box half = box;
+    half.lo[2] = 0;
+    half.hi[2] = (box.extent(2) + 1) / 2;
+    for_each_cell(label, half, impl::ColouredCells<Functor>{f, base, box.lo[2], box.hi[2]});
+  }
 }
 
 } // namespace hcart

@@ -131,7 +131,8 @@ public:
   /// (their blocks of the level above, halved). \throws hcart::Error unless agglomerated and
   /// this rank holds the level above.
   const Grid& pieces(int level) const;
-  /// \brief An agglomerated level's boxes, owners and bytes moved per machine level.
+  /// \brief An agglomerated level's boxes and the bytes its gather moves per machine level
+  /// (known on every rank), and its owners (on the ranks of the level above).
   const Agglomeration& agglomeration(int level) const;
   /// \brief One line per level: sizes, ranks, blocks, agglomeration and its bytes.
   std::vector<std::string> describe() const;

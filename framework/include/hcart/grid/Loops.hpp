@@ -35,6 +35,7 @@
 
 #include <algorithm>
 #include <array>
+#include <stdexcept>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -162,6 +163,53 @@ struct ReduceRow {
 #endif
   }
 };
+
+/// \brief A whole-row functor's rows: g.row(i, j) for the rows (i, j) of a box, each a work
+/// item (host builds: the functor walks its row itself, e.g. every other cell of a colour,
+/// or with its operands of i and j set once). Compiled for AVX2 and the baseline like the
+/// host rows above, the functor inlined into both.
+#ifdef HCART_ROWS_AVX2
+template <class RowFunctor>
+__attribute__((target("avx2"), flatten)) void whole_row_avx2(const RowFunctor& g, int i, int j) {
+  const RowFunctor local = g;
+  local.row(i, j);
+}
+template <class RowFunctor>
+__attribute__((flatten)) void whole_row_baseline(const RowFunctor& g, int i, int j) {
+  const RowFunctor local = g;
+  local.row(i, j);
+}
+#endif
+template <class RowFunctor>
+struct EachWholeRow {
+  RowFunctor g;
+  int i0, j0, nj;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t r) const {
+    const int i = i0 + static_cast<int>(r / nj), j = j0 + static_cast<int>(r % nj);
+#ifdef HCART_ROWS_AVX2
+    if (host_has_avx2) {
+      whole_row_avx2(g, i, j);
+    } else {
+      whole_row_baseline(g, i, j);
+    }
+#else
+    g.row(i, j);
+#endif
+  }
+};
+
+/// \brief g.row(i, j) for every row of `box` (its k range is the functor's business), on the
+/// host execution space. \throws hcart::Error on a device build.
+template <class RowFunctor>
+void for_each_whole_row(const std::string& label, const Box& box, const RowFunctor& g) {
+  if (box.empty()) return;
+  if constexpr (host_execution) {
+    Kokkos::parallel_for(label, rows_of(box),
+                         EachWholeRow<RowFunctor>{g, box.lo[0], box.lo[1], box.extent(1)});
+  } else {
+    throw std::logic_error("hcart::impl::for_each_whole_row: a host launch");
+  }
+}
 
 /// \brief The value type a reduction into `Result` (a scalar or a Kokkos reducer) has.
 template <class Result, class = void>

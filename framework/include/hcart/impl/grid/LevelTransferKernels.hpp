@@ -36,47 +36,90 @@ namespace impl {
 template <class T>
 using Values = Kokkos::View<T****, Kokkos::LayoutRight, MemorySpace, Kokkos::MemoryUnmanaged>;
 
+// The kernels read and write through raw pointers and strides (a 4D view's index
+// arithmetic per operand cost twice the plain loops' time): per component c, cell (i, j, k)
+// is data[c * sc + i * si + j * sj + k].
+template <class T>
+struct Strided {
+  T* data;
+  long long sc, si, sj;
+  KOKKOS_INLINE_FUNCTION T* at(int c, int i, int j, int k) const {
+    return data + c * sc + i * si + j * sj + k;
+  }
+};
+template <class T>
+Strided<T> strided(const Values<T>& v) {
+  return {v.data(), static_cast<long long>(v.stride(0)), static_cast<long long>(v.stride(1)),
+          static_cast<long long>(v.stride(2))};
+}
+
 // Restriction of cell-centred values: the mean of the children, summed in the order of
 // their indices.
 template <class T>
 struct RestrictCells {
-  Values<T> fine, coarse;
+  Strided<const T> fine;
+  Strided<T> coarse;
+  int components;
   LevelMap map;
   T scale; // 1 / children
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
     const int fi = map.fine(0, i), fj = map.fine(1, j), fk = map.fine(2, k);
-    for (int c = 0; c < static_cast<int>(coarse.extent(0)); ++c) {
+    for (int c = 0; c < components; ++c) {
+      const T* f = fine.at(c, fi, fj, fk);
       T sum = T(0);
       for (int a = 0; a < map.ratio[0]; ++a)
         for (int b = 0; b < map.ratio[1]; ++b)
           for (int e = 0; e < map.ratio[2]; ++e)
-            sum += fine(c, fi + a, fj + b, fk + e);
-      coarse(c, i, j, k) = sum * scale;
+            sum += f[a * fine.si + b * fine.sj + e];
+      *coarse.at(c, i, j, k) = sum * scale;
     }
   }
 };
 
 // Restriction of vertex-centred values: full weighting, (1/4, 1/2, 1/4) along each
-// coarsened direction around the coinciding fine point (its neighbours: fine halos filled).
-template <class T>
+// coarsened direction around the coinciding fine point (its neighbours: fine halos filled),
+// the terms in the order of their offsets, each weight the product w_a w_b w_e in that order.
+// `All`: every direction coarsened (the 27 terms unrolled, their weights constants); else the
+// terms' weights and offsets are set once.
+template <class T, bool All>
 struct RestrictVertices {
-  Values<T> fine, coarse;
+  Strided<const T> fine;
+  Strided<T> coarse;
+  int components;
   LevelMap map;
-  KOKKOS_INLINE_FUNCTION static T weight(int ratio, int offset) {
-    return ratio == 1 ? T(1) : (offset == 0 ? T(0.5) : T(0.25));
+  int terms = 0;
+  Kokkos::Array<T, 27> weight{};
+  Kokkos::Array<long long, 27> offset{};
+
+  KOKKOS_INLINE_FUNCTION static T w(int ratio, int o) {
+    return ratio == 1 ? T(1) : (o == 0 ? T(0.5) : T(0.25));
+  }
+  RestrictVertices(const Values<const T>& f, const Values<T>& to, const LevelMap& m)
+      : fine(strided(f)), coarse(strided(to)), components(static_cast<int>(to.extent(0))), map(m) {
+    const int ri = m.ratio[0] == 1 ? 0 : 1, rj = m.ratio[1] == 1 ? 0 : 1, rk = m.ratio[2] == 1 ? 0 : 1;
+    for (int a = -ri; a <= ri; ++a)
+      for (int b = -rj; b <= rj; ++b)
+        for (int e = -rk; e <= rk; ++e) {
+          weight[terms] = w(m.ratio[0], a) * w(m.ratio[1], b) * w(m.ratio[2], e);
+          offset[terms] = a * fine.si + b * fine.sj + e;
+          ++terms;
+        }
   }
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
     const int fi = map.fine(0, i), fj = map.fine(1, j), fk = map.fine(2, k);
-    const int ri = map.ratio[0] == 1 ? 0 : 1, rj = map.ratio[1] == 1 ? 0 : 1,
-              rk = map.ratio[2] == 1 ? 0 : 1;
-    for (int c = 0; c < static_cast<int>(coarse.extent(0)); ++c) {
+    for (int c = 0; c < components; ++c) {
+      const T* f = fine.at(c, fi, fj, fk);
       T sum = T(0);
-      for (int a = -ri; a <= ri; ++a)
-        for (int b = -rj; b <= rj; ++b)
-          for (int e = -rk; e <= rk; ++e)
-            sum += weight(map.ratio[0], a) * weight(map.ratio[1], b) * weight(map.ratio[2], e) *
-                   fine(c, fi + a, fj + b, fk + e);
-      coarse(c, i, j, k) = sum;
+      if constexpr (All) {
+        for (int a = -1; a <= 1; ++a)
+          for (int b = -1; b <= 1; ++b)
+            for (int e = -1; e <= 1; ++e)
+              sum += w(2, a) * w(2, b) * w(2, e) * f[a * fine.si + b * fine.sj + e];
+      } else {
+        for (int t = 0; t < terms; ++t)
+          sum += weight[t] * f[offset[t]];
+      }
+      *coarse.at(c, i, j, k) = sum;
     }
   }
 };
@@ -85,7 +128,9 @@ struct RestrictVertices {
 // weights, then the tensor product in a fixed order; added to the fine value or stored.
 template <class T>
 struct Prolong {
-  Values<T> coarse, fine;
+  Strided<const T> coarse;
+  Strided<T> fine;
+  int components;
   LevelMap map; // here: fine_origin of the fine grid, coarse_origin of the coarse one
   bool add;
   // Direction d of fine local index f: coarse local indices n[0], n[1] (n[1] unused when
@@ -93,21 +138,22 @@ struct Prolong {
   KOKKOS_INLINE_FUNCTION void operands(int d, int f, int* n, T* w, int& count) const {
     const long long g = map.fine_origin[d] + f;
     if (map.ratio[d] == 1) {
-      n[0] = static_cast<int>(g - map.coarse_origin[d]);
+      n[0] = n[1] = static_cast<int>(g - map.coarse_origin[d]);
       w[0] = T(1);
+      w[1] = T(0);
       count = 1;
       return;
     }
     if (map.vertex) {
       // Odd fine points coincide with coarse ones; even ones lie halfway between two.
       const long long half = (g - 1) >> 1; // floor((g - 1) / 2)
+      n[0] = static_cast<int>(half - map.coarse_origin[d]);
+      n[1] = n[0] + 1;
       if ((g & 1) == 1) {
-        n[0] = static_cast<int>(half - map.coarse_origin[d]);
         w[0] = T(1);
+        w[1] = T(0);
         count = 1;
       } else {
-        n[0] = static_cast<int>(half - map.coarse_origin[d]);
-        n[1] = n[0] + 1;
         w[0] = w[1] = T(0.5);
         count = 2;
       }
@@ -121,19 +167,63 @@ struct Prolong {
     w[1] = T(0.25);
     count = 2;
   }
+  // The value of fine point (i, j, k) of component c from the operands of its directions:
+  // the terms in the order a, b, e, each ((w_a w_b) w_e) x.
+  KOKKOS_INLINE_FUNCTION T value(int c, const int* ni, const T* wi, int ci, const int* nj,
+                                 const T* wj, int cj, const int* nk, const T* wk, int ck) const {
+    const T* from = coarse.at(c, 0, 0, 0);
+    T sum = T(0);
+    for (int a = 0; a < ci; ++a)
+      for (int b = 0; b < cj; ++b) {
+        const T wab = wi[a] * wj[b];
+        const T* row = from + ni[a] * coarse.si + nj[b] * coarse.sj;
+        sum += wab * wk[0] * row[nk[0]];
+        if (ck == 2) sum += wab * wk[1] * row[nk[1]];
+      }
+    return sum;
+  }
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
     int ni[2], nj[2], nk[2], ci, cj, ck;
     T wi[2], wj[2], wk[2];
     operands(0, i, ni, wi, ci);
     operands(1, j, nj, wj, cj);
     operands(2, k, nk, wk, ck);
-    for (int c = 0; c < static_cast<int>(fine.extent(0)); ++c) {
-      T sum = T(0);
+    for (int c = 0; c < components; ++c) {
+      const T sum = value(c, ni, wi, ci, nj, wj, cj, nk, wk, ck);
+      T* to = fine.at(c, i, j, k);
+      *to = add ? *to + sum : sum;
+    }
+  }
+  // A whole row along k (host launches): the coarse rows of i's and j's operands and their
+  // weights once a row, then each point from its k operands (the same terms in the same
+  // order as operator()).
+  int k0 = 0, k1 = 0;
+  KOKKOS_INLINE_FUNCTION void row(int i, int j) const {
+    int ni[2], nj[2], nk[2], ci, cj, ck;
+    T wi[2], wj[2], wk[2];
+    operands(0, i, ni, wi, ci);
+    operands(1, j, nj, wj, cj);
+    for (int c = 0; c < components; ++c) {
+      const T* from = coarse.at(c, 0, 0, 0);
+      const T* rows[4];
+      T wab[4];
+      int pairs = 0;
       for (int a = 0; a < ci; ++a)
-        for (int b = 0; b < cj; ++b)
-          for (int e = 0; e < ck; ++e)
-            sum += wi[a] * wj[b] * wk[e] * coarse(c, ni[a], nj[b], nk[e]);
-      fine(c, i, j, k) = add ? fine(c, i, j, k) + sum : sum;
+        for (int b = 0; b < cj; ++b) {
+          rows[pairs] = from + ni[a] * coarse.si + nj[b] * coarse.sj;
+          wab[pairs] = wi[a] * wj[b];
+          ++pairs;
+        }
+      T* to = fine.at(c, i, j, 0);
+      for (int k = k0; k < k1; ++k) {
+        operands(2, k, nk, wk, ck);
+        T sum = T(0);
+        for (int p = 0; p < pairs; ++p) {
+          sum += wab[p] * wk[0] * rows[p][nk[0]];
+          if (ck == 2) sum += wab[p] * wk[1] * rows[p][nk[1]];
+        }
+        to[k] = add ? to[k] + sum : sum;
+      }
     }
   }
 };

@@ -78,11 +78,16 @@ void restrict_cells(const GridHierarchy& levels, int level, const View& fine, co
                                  : impl::values_of(coarse);
   const LevelMap map = level_map(levels, level);
   const Box box = impl::target_grid(levels, level).owned_box();
-  if (map.vertex) {
-    for_each_cell("hcart_restrict", box, impl::RestrictVertices<T>{from, to, map});
+  const impl::Values<const T> source = from;
+  if (map.vertex && map.ratio[0] == 2 && map.ratio[1] == 2 && map.ratio[2] == 2) {
+    for_each_cell("hcart_restrict", box, impl::RestrictVertices<T, true>(source, to, map));
+  } else if (map.vertex) {
+    for_each_cell("hcart_restrict", box, impl::RestrictVertices<T, false>(source, to, map));
   } else {
     const T scale = T(1) / static_cast<T>(map.ratio[0] * map.ratio[1] * map.ratio[2]);
-    for_each_cell("hcart_restrict", box, impl::RestrictCells<T>{from, to, map, scale});
+    for_each_cell("hcart_restrict", box,
+                  impl::RestrictCells<T>{impl::strided(source), impl::strided(to),
+                                         static_cast<int>(to.extent(0)), map, scale});
   }
   if (agglomerated) {
     fence("hcart_restrict");
@@ -107,8 +112,17 @@ void prolong_cells(const GridHierarchy& levels, int level, const View& coarse, c
     from = impl::values_of(coarse);
   }
   const LevelMap map = level_map(levels, level);
-  for_each_cell("hcart_prolong", levels.grid(level - 1).owned_box(),
-                impl::Prolong<T>{from, impl::values_of(fine), map, add});
+  const impl::Values<const T> source = from;
+  const impl::Values<T> to = impl::values_of(fine);
+  const Box box = levels.grid(level - 1).owned_box();
+  const impl::Prolong<T> prolong{impl::strided(source), impl::strided(to),
+                                 static_cast<int>(to.extent(0)), map, add, box.lo[2], box.hi[2]};
+  if constexpr (host_execution) {
+    // A row per work item: the operands of i and j once a row (as a plain loop has them).
+    impl::for_each_whole_row("hcart_prolong", box, prolong);
+  } else {
+    for_each_cell("hcart_prolong", box, prolong);
+  }
 }
 
 } // namespace hcart

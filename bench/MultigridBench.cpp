@@ -1,0 +1,471 @@
+// Jacobi3D's multigrid against a plain serial multigrid with the same arithmetic, and
+// against the Jacobi solver (issue targets in docs/benchmarks.md):
+//   hcart-mpiexec -n 1 build/bin/hcart-bench-multigrid --plain [--size 127] [--repeats 7]
+//     a V-cycle of hcart's solver (jacobi::Multigrid: the grid hierarchy, the launchers, the
+//     exchangers, the level transfers) against the same V-cycle written as plain loops over
+//     plain arrays (below), the two in turn, same process; first a check that both give the
+//     same bits after 3 cycles.
+//   hcart-mpiexec -n 1 build/bin/hcart-bench-multigrid --jacobi [--size 63]
+//     time to solution: multigrid to a true residual of 1e-10 of the first, against the
+//     Jacobi solver run until its true residual is as small (checked every 500 iterations),
+//     and the figure of merit HPGMG-FV reports (unknowns solved per second).
+//   hcart-mpiexec -n P build/bin/hcart-bench-multigrid --levels [--size 127]
+//     one V-cycle's time per level (the coarse levels' share) and the halo and agglomeration
+//     bytes per machine level, with agglomeration (machine and stride) and without.
+#include "BenchTiming.hpp"
+#include "Multigrid.hpp"
+#include "MultigridKernels.hpp"
+#include "PoissonRhs.hpp"
+
+#include <hcart/app/CommandLine.hpp>
+#include <hcart/core/HostClones.hpp>
+#include <hcart/hcart.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+using hcart::bench::Clock;
+using hcart::bench::seconds_since;
+using hcart::bench::stats;
+using hcart::jacobi::Stencil;
+
+// ---- The plain multigrid: the same cycle and point arithmetic on plain arrays ------------
+// A level of n^3 unknowns with one layer of boundary points around them (index 0 and n + 1),
+// (n + 2)^3 values, k fastest.
+struct PlainLevel {
+  long n = 0;
+  std::vector<double> u, f, r;
+  Stencil s;
+  long at(long i, long j, long k) const { return (i * (n + 2) + j) * (n + 2) + k; }
+};
+
+// One colour of red-black Gauss-Seidel: the unknowns whose global indices (the array index
+// - 1) sum to the colour's parity.
+HCART_HOST_CLONES void plain_colour(PlainLevel& L, int colour) {
+  const long n = L.n, sj = n + 2, si = sj * sj;
+  double* u = L.u.data();
+  const double* f = L.f.data();
+  for (long i = 1; i <= n; ++i)
+    for (long j = 1; j <= n; ++j) {
+      const long first = 1 + ((i - 1 + j - 1 + colour) & 1);
+      for (long k = first; k <= n; k += 2) {
+        const long c = L.at(i, j, k);
+        u[c] = hcart::jacobi::update(u[c - si], u[c + si], u[c - sj], u[c + sj], u[c - 1], u[c + 1],
+                                     f[c], L.s);
+      }
+    }
+}
+
+HCART_HOST_CLONES void plain_residual(PlainLevel& L) {
+  const long n = L.n, sj = n + 2, si = sj * sj;
+  const double* u = L.u.data();
+  const double* f = L.f.data();
+  double* r = L.r.data();
+  for (long i = 1; i <= n; ++i)
+    for (long j = 1; j <= n; ++j)
+      for (long k = 1; k <= n; ++k) {
+        const long c = L.at(i, j, k);
+        r[c] = hcart::jacobi::residual_of(u[c - si], u[c + si], u[c - sj], u[c + sj], u[c - 1],
+                                          u[c + 1], u[c], f[c], L.s);
+      }
+}
+
+double weight(int offset) {
+  return offset == 0 ? 0.5 : 0.25;
+}
+
+// Full weighting: coarse unknown c is fine unknown 2c + 1 (array indices c + 1 and 2c + 2).
+HCART_HOST_CLONES void plain_restrict(const PlainLevel& fine, PlainLevel& coarse) {
+  for (long i = 1; i <= coarse.n; ++i)
+    for (long j = 1; j <= coarse.n; ++j)
+      for (long k = 1; k <= coarse.n; ++k) {
+        double sum = 0.0;
+        for (int a = -1; a <= 1; ++a)
+          for (int b = -1; b <= 1; ++b)
+            for (int e = -1; e <= 1; ++e)
+              sum += weight(a) * weight(b) * weight(e) * fine.r[fine.at(2 * i + a, 2 * j + b, 2 * k + e)];
+        coarse.f[coarse.at(i, j, k)] = sum;
+      }
+}
+
+// Linear interpolation, added: a fine unknown g on a coarse one (odd g) takes it, one
+// between two (even g) half of each.
+HCART_HOST_CLONES void plain_prolong(const PlainLevel& coarse, PlainLevel& fine) {
+  auto operands = [](long g, long* n, double* w) {
+    const long half = (g - 1) >> 1;
+    if ((g & 1) == 1) {
+      n[0] = half + 1;
+      w[0] = 1.0;
+      return 1;
+    }
+    n[0] = half + 1;
+    n[1] = half + 2;
+    w[0] = w[1] = 0.5;
+    return 2;
+  };
+  for (long i = 1; i <= fine.n; ++i) {
+    long ni[2], nj[2], nk[2];
+    double wi[2], wj[2], wk[2];
+    const int ci = operands(i - 1, ni, wi);
+    for (long j = 1; j <= fine.n; ++j) {
+      const int cj = operands(j - 1, nj, wj);
+      for (long k = 1; k <= fine.n; ++k) {
+        const int ck = operands(k - 1, nk, wk);
+        double sum = 0.0;
+        for (int a = 0; a < ci; ++a)
+          for (int b = 0; b < cj; ++b)
+            for (int e = 0; e < ck; ++e)
+              sum += wi[a] * wj[b] * wk[e] * coarse.u[coarse.at(ni[a], nj[b], nk[e])];
+        const long c = fine.at(i, j, k);
+        fine.u[c] = fine.u[c] + sum;
+      }
+    }
+  }
+}
+
+class PlainMultigrid {
+public:
+  // Seconds in each kind of work, summed over the levels: smooth, residual, transfer.
+  double seconds[3] = {0, 0, 0};
+  PlainMultigrid(long n, long pre, long post) : m_pre(pre), m_post(post) {
+    for (long m = n; m >= 1; m = (m - 1) / 2) {
+      PlainLevel L;
+      L.n = m;
+      const auto cells = static_cast<std::size_t>((m + 2) * (m + 2) * (m + 2));
+      L.u.assign(cells, 0.0);
+      L.f.assign(cells, 0.0);
+      L.r.assign(cells, 0.0);
+      L.s = hcart::jacobi::make_stencil(double(m), double(m), double(m));
+      m_levels.push_back(std::move(L));
+      if (m == 1) break;
+    }
+    // The manufactured right-hand side, as Jacobi3D sets it (PoissonRhs.hpp).
+    PlainLevel& top = m_levels.front();
+    std::vector<double> sine(static_cast<std::size_t>(n + 2));
+    for (long g = -1; g <= n; ++g)
+      sine[static_cast<std::size_t>(g + 1)] =
+          hcart::jacobi::poisson_sine(hcart::jacobi::coordinate(g, n));
+    for (long i = 0; i < n + 2; ++i)
+      for (long j = 0; j < n + 2; ++j)
+        for (long k = 0; k < n + 2; ++k)
+          top.f[top.at(i, j, k)] = hcart::jacobi::poisson_rhs_of_sines(
+              sine[static_cast<std::size_t>(i)], sine[static_cast<std::size_t>(j)],
+              sine[static_cast<std::size_t>(k)]);
+  }
+  std::size_t levels() const { return m_levels.size(); }
+  PlainLevel& level(std::size_t l) { return m_levels[l]; }
+  void cycle() { v_cycle(0); }
+  const PlainLevel& top() const { return m_levels.front(); }
+
+private:
+  void smooth(std::size_t l, long sweeps) {
+    const auto t0 = Clock::now();
+    for (long s = 0; s < sweeps; ++s) {
+      plain_colour(m_levels[l], 0);
+      plain_colour(m_levels[l], 1);
+    }
+    seconds[0] += seconds_since(t0);
+  }
+  void v_cycle(std::size_t l) {
+    if (l + 1 == m_levels.size()) {
+      smooth(l, 4 * (m_levels[l].n + 1));
+      return;
+    }
+    smooth(l, m_pre);
+    auto t0 = Clock::now();
+    plain_residual(m_levels[l]);
+    seconds[1] += seconds_since(t0);
+    PlainLevel& below = m_levels[l + 1];
+    t0 = Clock::now();
+    std::fill(below.u.begin(), below.u.end(), 0.0);
+    plain_restrict(m_levels[l], below);
+    seconds[2] += seconds_since(t0);
+    v_cycle(l + 1);
+    t0 = Clock::now();
+    plain_prolong(below, m_levels[l]);
+    seconds[2] += seconds_since(t0);
+    smooth(l, m_post);
+  }
+  long m_pre, m_post;
+  std::vector<PlainLevel> m_levels;
+};
+
+hcart::jacobi::Settings poisson_multigrid(long levels) {
+  hcart::jacobi::Settings s;
+  s.problem = hcart::jacobi::Problem::Poisson;
+  s.solver = hcart::jacobi::Settings::Method::Multigrid;
+  s.multigrid.levels = levels;
+  s.max_iterations = 1000;
+  s.tolerance = 1e-10;
+  s.progress_seconds = 0;
+  return s;
+}
+
+hcart::GridSpec cube(long n) {
+  hcart::GridSpec spec;
+  spec.global_size = {n, n, n};
+  return spec;
+}
+
+} // namespace
+
+int main(int argc, char* argv[]) {
+  return hcart::run_main(argc, argv, "hcart-bench-multigrid", [&](hcart::Environment& env) {
+    CLI::App app{"Jacobi3D's multigrid benchmarks"};
+    long size = 0;
+    int repeats = 7;
+    bool plain = false, jacobi = false, levels_mode = false;
+    app.add_option("--size", size, "unknowns per direction (2^k - 1; default 127, 63 with --jacobi)");
+    app.add_option("--repeats", repeats)->capture_default_str();
+    app.add_flag("--plain", plain, "a V-cycle against the plain serial multigrid");
+    app.add_flag("--jacobi", jacobi, "time to solution against the Jacobi solver");
+    app.add_flag("--levels", levels_mode, "a V-cycle per level, with and without agglomeration");
+    if (!hcart::parse_command_line(app, argc, argv, MPI_COMM_WORLD)) return 0;
+    if (size == 0) size = jacobi ? 63 : 127;
+    const bool root = env.rank() == 0;
+    if (plain) {
+      HCART_REQUIRE(env.size() == 1, "hcart-bench-multigrid --plain: 1 rank, not " << env.size());
+      const hcart::jacobi::Settings settings = poisson_multigrid(0);
+      const hcart::HierarchyOptions h = hcart::jacobi::hierarchy_options(settings.multigrid);
+      const hcart::Decomposition decomp(MPI_COMM_WORLD, hcart::nested_spec(cube(size), h));
+      const hcart::GridHierarchy levels(decomp, h);
+      hcart::Timers timers;
+      hcart::jacobi::Multigrid mg(levels, settings, timers);
+      PlainMultigrid reference(size, settings.multigrid.pre_smooth, settings.multigrid.post_smooth);
+      HCART_CHECK(reference.levels() == static_cast<std::size_t>(levels.size()),
+                  "the plain multigrid has " << reference.levels() << " levels, hcart's "
+                                             << levels.size());
+      // The same bits after 3 cycles.
+      mg.cycles(3);
+      for (int c = 0; c < 3; ++c)
+        reference.cycle();
+      const auto u = hcart::host_copy(mg.solution());
+      const hcart::Grid& g = levels.grid(0);
+      long differ = 0;
+      for (long i = 0; i < size; ++i)
+        for (long j = 0; j < size; ++j)
+          for (long k = 0; k < size; ++k) {
+            const double a = u(i + g.halo_width()[0], j + g.halo_width()[1], k + g.halo_width()[2]);
+            const double b = reference.top().u[reference.top().at(i + 1, j + 1, k + 1)];
+            differ += std::memcmp(&a, &b, sizeof a) != 0;
+          }
+      HCART_CHECK(differ == 0, "hcart's multigrid and the plain one differ in " << differ
+                                                                               << " unknowns after 3 cycles");
+      std::vector<double> t_hcart, t_plain, ratio;
+      for (int r = 0; r < repeats; ++r) {
+        const auto run_hcart = [&] {
+          const auto t0 = Clock::now();
+          for (int c = 0; c < 3; ++c)
+            mg.cycle();
+          t_hcart.push_back(seconds_since(t0) / 3);
+        };
+        const auto run_plain = [&] {
+          const auto t0 = Clock::now();
+          for (int c = 0; c < 3; ++c)
+            reference.cycle();
+          t_plain.push_back(seconds_since(t0) / 3);
+        };
+        if (r % 2 == 0) {
+          run_hcart();
+          run_plain();
+        } else {
+          run_plain();
+          run_hcart();
+        }
+        ratio.push_back(t_hcart.back() / t_plain.back());
+      }
+      const auto a = stats(t_hcart), b = stats(t_plain), c = stats(ratio);
+      // Where the time goes, per cycle (every cycle timed above and the 3 checked).
+      double kinds[4] = {0, 0, 0, 0}; // smooth, residual, transfer, halo
+      for (const auto& region : timers.summarize(MPI_COMM_WORLD)) {
+        const char* names[4] = {" smooth", " residual", " transfer", " halo"};
+        for (int x = 0; x < 4; ++x) {
+          const std::string& n = region.name;
+          if (n.rfind("mg level", 0) == 0 && n.size() >= std::strlen(names[x]) &&
+              n.compare(n.size() - std::strlen(names[x]), std::strlen(names[x]), names[x]) == 0)
+            kinds[x] += region.max;
+        }
+      }
+      const double cycles_run = 3.0 + 3.0 * repeats;
+      std::printf("%ld^3 unknowns, %d levels, V(2,2) red-black; the same bits after 3 cycles\n",
+                  size, levels.size());
+      std::printf("hcart V-cycle                           min %8.3f ms  median %8.3f ms\n",
+                  a.min * 1e3, a.median * 1e3);
+      std::printf("plain serial V-cycle                    min %8.3f ms  median %8.3f ms\n",
+                  b.min * 1e3, b.median * 1e3);
+      std::printf("ratio hcart / plain                     min %8.3f     median %8.3f\n", c.min,
+                  c.median);
+      // The two kernels of the finest level that take most of a cycle, on their own.
+      {
+        hcart::jacobi::Settings one = settings;
+        std::vector<double> hs, ps, hp, pp;
+        const hcart::Grid& g0 = levels.grid(0);
+        const hcart::Grid& g1 = levels.grid(1);
+        auto u0 = g0.make_field<double>("u0"), f0 = g0.make_field<double>("f0");
+        auto u1 = g1.make_field<double>("u1");
+        const Stencil st = hcart::jacobi::make_stencil(double(size), double(size), double(size));
+        for (int r = 0; r < repeats; ++r) {
+          auto t0 = Clock::now();
+          for (int colour = 0; colour < 2; ++colour)
+            hcart::for_each_coloured_cell("gs", g0, g0.owned_box(), colour,
+                                          hcart::jacobi::GaussSeidelPoint{hcart::accessor(u0),
+                                                                          hcart::accessor(f0), st});
+          hcart::fence("gs");
+          hs.push_back(seconds_since(t0));
+          t0 = Clock::now();
+          plain_colour(reference.level(0), 0);
+          plain_colour(reference.level(0), 1);
+          ps.push_back(seconds_since(t0));
+          t0 = Clock::now();
+          hcart::prolong_cells(levels, 1, u1, u0);
+          hcart::fence("prolong");
+          hp.push_back(seconds_since(t0));
+          t0 = Clock::now();
+          plain_prolong(reference.level(1), reference.level(0));
+          pp.push_back(seconds_since(t0));
+        }
+        std::printf("finest level alone, hcart / plain: a red-black sweep %.2f / %.2f ms, the "
+                    "prolongation onto it %.2f / %.2f ms (medians)\n",
+                    stats(hs).median * 1e3, stats(ps).median * 1e3, stats(hp).median * 1e3,
+                    stats(pp).median * 1e3);
+        (void)one;
+      }
+      std::printf("per cycle, hcart / plain: smoothing %.2f / %.2f ms, residuals %.2f / %.2f ms, "
+                  "transfers %.2f / %.2f ms, halos %.2f / - ms\n",
+                  kinds[0] / cycles_run * 1e3, reference.seconds[0] / cycles_run * 1e3,
+                  kinds[1] / cycles_run * 1e3, reference.seconds[1] / cycles_run * 1e3,
+                  kinds[2] / cycles_run * 1e3, reference.seconds[2] / cycles_run * 1e3,
+                  kinds[3] / cycles_run * 1e3);
+    }
+    if (jacobi) {
+      const hcart::jacobi::Settings settings = poisson_multigrid(0);
+      const hcart::HierarchyOptions h = hcart::jacobi::hierarchy_options(settings.multigrid);
+      const hcart::Decomposition decomp(MPI_COMM_WORLD, hcart::nested_spec(cube(size), h));
+      const hcart::GridHierarchy levels(decomp, h);
+      hcart::Timers timers;
+      hcart::jacobi::Multigrid mg(levels, settings, timers);
+      const hcart::jacobi::Result solved = mg.run();
+      const double target = mg.initial_residual() * settings.tolerance;
+      // Jacobi on the same problem and decomposition, its true residual every 500 iterations
+      // (the multigrid solver's norm of its field, without a cycle).
+      hcart::jacobi::Settings js;
+      js.problem = hcart::jacobi::Problem::Poisson;
+      js.iterations_per_pass = 0;
+      js.check_every = 500;
+      js.tolerance = 0;
+      js.max_iterations = 1000000000;
+      const hcart::jacobi::Passes passes = hcart::jacobi::plan_passes(js, decomp);
+      const hcart::Grid grid(decomp, passes.halo_width);
+      hcart::Timers jt;
+      hcart::jacobi::Solver solver(grid, js, passes.iterations_per_pass, jt);
+      hcart::jacobi::Multigrid probe(levels, settings, timers); // its norm, for Jacobi's field
+      double jacobi_seconds = 0, residual = 0;
+      long iterations = 0;
+      do {
+        jacobi_seconds += solver.iterate(500).seconds;
+        iterations += 500;
+        // The true residual of Jacobi's field: copy it into the probe's finest level.
+        auto into = probe.solution();
+        const hcart::Box owned = levels.grid(0).owned_box();
+        Kokkos::deep_copy(Kokkos::subview(into, std::make_pair(owned.lo[0], owned.hi[0]),
+                                          std::make_pair(owned.lo[1], owned.hi[1]),
+                                          std::make_pair(owned.lo[2], owned.hi[2])),
+                          Kokkos::subview(solver.solution(),
+                                          std::make_pair(grid.owned(0).begin, grid.owned(0).end),
+                                          std::make_pair(grid.owned(1).begin, grid.owned(1).end),
+                                          std::make_pair(grid.owned(2).begin, grid.owned(2).end)));
+        residual = probe.residual_norm();
+      } while (residual > target && jacobi_seconds < 600);
+      if (root) {
+        std::printf("%ld^3 unknowns, %d ranks; to a true residual max |f - Au| of %.3e (1e-10 of "
+                    "the first):\n",
+                    size, env.size(), target);
+        std::printf("multigrid  %ld cycles     %9.3f s  %8.2f MDOF/s (unknowns / solve time)\n",
+                    solved.iterations, solved.seconds,
+                    double(size) * size * size / solved.seconds / 1e6);
+        std::printf("jacobi     %ld iterations %9.3f s%s  (%.0fx the multigrid's time)\n",
+                    iterations, jacobi_seconds, residual > target ? " (stopped at 600 s: not there)" : "",
+                    jacobi_seconds / solved.seconds);
+      }
+    }
+    if (levels_mode) {
+      struct Mode {
+        const char* name;
+        hcart::jacobi::MultigridSettings::Agglomeration rule;
+      };
+      for (const Mode& mode : {Mode{"agglomeration by the machine",
+                                    hcart::jacobi::MultigridSettings::Agglomeration::Machine},
+                               Mode{"agglomeration by stride",
+                                    hcart::jacobi::MultigridSettings::Agglomeration::Stride},
+                               Mode{"no agglomeration",
+                                    hcart::jacobi::MultigridSettings::Agglomeration::None}}) {
+        hcart::jacobi::Settings settings = poisson_multigrid(0);
+        settings.multigrid.agglomeration = mode.rule;
+        const hcart::HierarchyOptions h = hcart::jacobi::hierarchy_options(settings.multigrid);
+        hcart::Decomposition* decomp_ptr = nullptr;
+        std::unique_ptr<hcart::Decomposition> decomp; // (an InputError where the ranks cannot nest)
+        try {
+          decomp = std::make_unique<hcart::Decomposition>(MPI_COMM_WORLD, hcart::nested_spec(cube(size), h));
+          decomp_ptr = decomp.get();
+        } catch (const hcart::InputError& e) {
+          if (root) std::printf("\n%s: %s\n", mode.name, e.what());
+          continue;
+        }
+        const hcart::GridHierarchy levels(*decomp_ptr, h);
+        hcart::Timers timers;
+        hcart::jacobi::Multigrid mg(levels, settings, timers);
+        mg.cycles(1);
+        timers.clear();
+        std::vector<double> t;
+        for (int r = 0; r < repeats; ++r) {
+          MPI_Barrier(MPI_COMM_WORLD);
+          const auto t0 = Clock::now();
+          mg.cycles(1);
+          double s = seconds_since(t0);
+          MPI_Allreduce(MPI_IN_PLACE, &s, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+          t.push_back(s);
+        }
+        const auto summary = timers.summarize(MPI_COMM_WORLD);
+        const hcart::HaloCounters halo = mg.halo_counters();
+        std::vector<long long> bytes(halo.bytes.begin(), halo.bytes.end());
+        MPI_Allreduce(MPI_IN_PLACE, bytes.data(), static_cast<int>(bytes.size()), MPI_LONG_LONG,
+                      MPI_SUM, MPI_COMM_WORLD);
+        if (root) {
+          const auto c = stats(t);
+          std::printf("\n%s, %d ranks, %ld^3: a V-cycle min %.3f ms, median %.3f ms\n", mode.name,
+                      env.size(), size, c.min * 1e3, c.median * 1e3);
+          for (const auto& line : levels.describe())
+            std::printf("  %s\n", line.c_str());
+          // Per level: the time of its regions (slowest rank, per cycle), its share.
+          double cycle_total = 0;
+          std::vector<double> per_level(static_cast<std::size_t>(levels.size()), 0.0);
+          for (const auto& s : summary) {
+            for (int l = 0; l < levels.size(); ++l) {
+              if (s.name.rfind("mg level " + std::to_string(l) + " ", 0) == 0)
+                per_level[static_cast<std::size_t>(l)] += s.max / repeats;
+            }
+          }
+          for (const double x : per_level)
+            cycle_total += x;
+          for (int l = 0; l < levels.size(); ++l) {
+            std::printf("  level %d: %.3f ms per cycle (%.1f%% of the levels' time)\n", l,
+                        per_level[static_cast<std::size_t>(l)] * 1e3,
+                        100 * per_level[static_cast<std::size_t>(l)] / cycle_total);
+          }
+          std::printf("  halo bytes by machine level (all ranks, %d cycles):", repeats + 1);
+          for (std::size_t l = 0; l < bytes.size(); ++l)
+            std::printf(" %s %lld", halo.level_names[l].c_str(), bytes[l]);
+          std::printf("\n");
+        }
+      }
+    }
+    return 0;
+  });
+}
