@@ -263,7 +263,7 @@ int main(int argc, char* argv[]) {
         const auto run_hcart = [&] {
           const auto t0 = Clock::now();
           for (int c = 0; c < 3; ++c)
-            mg.cycle();
+            mg.run_cycle();
           t_hcart.push_back(seconds_since(t0) / 3);
         };
         const auto run_plain = [&] {

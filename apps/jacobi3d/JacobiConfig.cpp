@@ -156,9 +156,9 @@ Config read_config(const Deck& deck) {
       h.min_size = 1;
       (void)hierarchy_levels(c.spec, h);
     } catch (const InputError& e) {
-      throw InputError(deck.where(deck.given("multigrid", "levels") ? "multigrid" : "mesh",
-                                  deck.given("multigrid", "levels") ? "levels" : "size") +
-                       ": " + e.what() + " (vertex-centred levels need n + 1 divisible by " +
+      const bool levels = deck.given("multigrid", "levels");
+      throw InputError(deck.where(levels ? "multigrid" : "mesh", levels ? "levels" : "size") +
+                       (levels ? ": [multigrid] levels: " : ": [mesh] size: ") + e.what() + " (vertex-centred levels need n + 1 divisible by " +
                        "2^(levels - 1): 63, 127, 255 points ...)");
     }
   }

@@ -206,7 +206,7 @@ double Multigrid::residual_norm() {
   return norms[0];
 }
 
-void Multigrid::cycle() {
+void Multigrid::run_cycle() {
   v_cycle(0);
   ++m_cycle;
 }

@@ -48,7 +48,7 @@ public:
   /// \brief Exactly `count` cycles; the result's residual is the true one after them.
   Result cycles(long count);
   /// \brief One V-cycle, nothing else (no residual norm).
-  void cycle();
+  void run_cycle();
   /// \brief max |f - A u| over the finest level now (collective).
   double residual_norm();
 

@@ -220,12 +220,14 @@ TEST(GridHierarchy, AgglomeratedLevelsMoveTheirDataThereAndBack) {
   ho.agglomerate_below = 512;
   const GridSpec spec = hcart::nested_spec(cube(64), ho);
   for (const std::string& machine : hcart::test::machines_for(world_size())) {
+   for (const hcart::Strategy strategy : {hcart::Strategy::Hierarchical, hcart::Strategy::Weighted}) {
     std::vector<std::int64_t> node_bytes;
     for (const hcart::AgglomerationRule rule :
          {hcart::AgglomerationRule::Machine, hcart::AgglomerationRule::Stride}) {
       ho.agglomeration = rule;
       DecompositionOptions o;
       o.machine = machine;
+      o.strategy = strategy; // (weighted: the stride rule's owners outside their boxes)
       o.placement = hcart::Placement::RoundRobin;
       const Decomposition fine(MPI_COMM_WORLD, spec, o);
       const GridHierarchy h(fine, ho);
@@ -272,6 +274,7 @@ TEST(GridHierarchy, AgglomeratedLevelsMoveTheirDataThereAndBack) {
           std::cout << machine << " " << hcart::to_string(rule) << ": " << line << "\n";
     }
     EXPECT_LE(node_bytes[0], node_bytes[1]) << machine << ": machine rule above the stride rule";
+   }
   }
 }
 

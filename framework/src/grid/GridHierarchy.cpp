@@ -144,7 +144,7 @@ struct GridHierarchy::Level {
   std::unique_ptr<Grid> pieces_grid;
   Agglomeration choice;
   int owner = -1;           // this rank's box's owner (a rank of pieces->comm())
-  std::vector<int> members; // the owner's: its box's ranks
+  std::vector<int> members; // the ranks of the box this rank holds (none where it holds none)
   mutable Kokkos::View<unsigned char*, MemorySpace> buffer;
   mutable Kokkos::View<unsigned char*, Kokkos::HostSpace> host_buffer;
   mutable Kokkos::View<unsigned char*, MemorySpace> scratch; // the transfers' pieces field
@@ -260,14 +260,17 @@ void GridHierarchy::build(int l) {
   for (int d = 0; d < 3; ++d)
     b = b * (dims[d] / box[d]) + c[d] / box[d];
   level.owner = owners[static_cast<std::size_t>(b)];
-  if (level.owner == pieces->rank()) {
+  // The box this rank holds, if any (the stride rule may give it one it is not in).
+  const auto held = std::find(owners.begin(), owners.end(), pieces->rank());
+  if (held != owners.end()) {
+    const auto mine = static_cast<std::int64_t>(held - owners.begin());
     for (int r = 0; r < P; ++r) {
       int rc[3];
       HCART_MPI_CHECK(MPI_Cart_coords(pieces->comm(), r, 3, rc));
       std::int64_t rb = 0;
       for (int d = 0; d < 3; ++d)
         rb = rb * (dims[d] / box[d]) + rc[d] / box[d];
-      if (rb == b) level.members.push_back(r);
+      if (rb == mine) level.members.push_back(r);
     }
   }
   level.choice = std::move(choice);
@@ -455,10 +458,11 @@ void GridHierarchy::transfer(int l, bool gather, int components, std::size_t byt
                                             : " is not agglomerated: nothing to move"));
   const Decomposition& pieces = *level.pieces;
   const MPI_Comm comm = pieces.comm();
+  const int me = pieces.rank();
   const std::array<int, 3> h = level.pieces_grid->halo_width();
-  // The global boxes of rank r's piece: owned, and with the halo.
-  const auto piece = [&](int r, bool with_halo, std::array<std::int64_t, 3>& lo,
-                         std::array<std::int64_t, 3>& hi) {
+  // The global box of rank r's piece: owned (gather) or with its halo (scatter).
+  const bool with_halo = !gather;
+  const auto piece = [&](int r, std::array<std::int64_t, 3>& lo, std::array<std::int64_t, 3>& hi) {
     int c[3];
     HCART_MPI_CHECK(MPI_Cart_coords(comm, r, 3, c));
     for (int d = 0; d < 3; ++d) {
@@ -466,43 +470,32 @@ void GridHierarchy::transfer(int l, bool gather, int components, std::size_t byt
       hi[d] = pieces.block_begin(d, c[d] + 1) + (with_halo ? h[d] : 0);
     }
   };
-  // Local origins (global index of local 0) of this rank's piece and of the owner's block.
+  const auto piece_bytes = [&](int r) {
+    std::array<std::int64_t, 3> lo{}, hi{};
+    piece(r, lo, hi);
+    return static_cast<std::size_t>((hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2])) * bytes *
+           static_cast<std::size_t>(components);
+  };
+  // Local index 0 of this rank's piece, and of the block it holds (if any).
   const Grid& pg = *level.pieces_grid;
-  std::array<std::int64_t, 3> piece_origin{}, owner_origin{};
+  std::array<std::int64_t, 3> piece_origin{}, held_origin{};
   for (int d = 0; d < 3; ++d)
     piece_origin[d] = pg.global_offset()[d] - pg.halo_width()[d];
-  const bool owner = level.owner == pieces.rank();
-  if (owner) {
-    const Grid& g = *level.grid;
+  if (level.grid) {
     for (int d = 0; d < 3; ++d)
-      owner_origin[d] = g.global_offset()[d] - g.halo_width()[d];
+      held_origin[d] = level.grid->global_offset()[d] - level.grid->halo_width()[d];
   }
-  const bool with_halo = !gather;
-  const auto cells_of = [](const std::array<std::int64_t, 3>& lo,
-                           const std::array<std::int64_t, 3>& hi) {
-    return (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
-  };
-  // Buffer layout: one segment per message (the owner: per member but itself).
+  // The buffer: a segment per member of the held box other than this rank, then one for
+  // this rank's own piece (sent to its owner, or copied when it is the owner).
   std::vector<std::pair<int, std::size_t>> segments; // (rank, byte offset)
   std::size_t total = 0;
-  const auto segment_bytes = [&](int r) {
-    std::array<std::int64_t, 3> lo{}, hi{};
-    piece(r, with_halo, lo, hi);
-    return static_cast<std::size_t>(cells_of(lo, hi)) * bytes * static_cast<std::size_t>(components);
-  };
-  std::size_t own_offset = 0; // the owner's own piece goes through the buffer's last segment
-  if (owner) {
-    for (const int r : level.members) {
-      if (r == pieces.rank()) continue;
-      segments.emplace_back(r, total);
-      total += (segment_bytes(r) + 63) / 64 * 64;
-    }
-    own_offset = total;
-  } else {
-    segments.emplace_back(level.owner, 0);
-    total = segment_bytes(pieces.rank());
+  for (const int r : level.members) {
+    if (r == me) continue;
+    segments.emplace_back(r, total);
+    total += (piece_bytes(r) + 63) / 64 * 64;
   }
-  const std::size_t needed = owner ? own_offset + segment_bytes(pieces.rank()) : total;
+  const std::size_t own_offset = total;
+  const std::size_t needed = own_offset + piece_bytes(me);
   if (level.buffer.extent(0) < needed) {
     level.buffer = Kokkos::View<unsigned char*, MemorySpace>(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "hcart::hierarchy::buffer"), needed);
@@ -512,83 +505,76 @@ void GridHierarchy::transfer(int l, bool gather, int components, std::size_t byt
   const bool device_buffers = device_mpi().device_buffers || !device_mpi().device_build;
   unsigned char* device = level.buffer.data();
   unsigned char* mpi = device_buffers ? device : level.host_buffer.data();
-  const auto to_host = [&]() {
-    if (!device_buffers && total > 0) {
-      Kokkos::deep_copy(Kokkos::subview(level.host_buffer, std::make_pair(std::size_t(0), total)),
-                        Kokkos::subview(level.buffer, std::make_pair(std::size_t(0), total)));
-    }
-  };
-  const auto to_device = [&]() {
-    if (!device_buffers && total > 0) {
-      Kokkos::deep_copy(Kokkos::subview(level.buffer, std::make_pair(std::size_t(0), total)),
-                        Kokkos::subview(level.host_buffer, std::make_pair(std::size_t(0), total)));
+  const auto copy_between = [&](std::size_t first, std::size_t count, bool to_host) {
+    if (device_buffers || count == 0) return;
+    const std::pair<std::size_t, std::size_t> range(first, first + count);
+    if (to_host) {
+      Kokkos::deep_copy(Kokkos::subview(level.host_buffer, range), Kokkos::subview(level.buffer, range));
+    } else {
+      Kokkos::deep_copy(Kokkos::subview(level.buffer, range), Kokkos::subview(level.host_buffer, range));
     }
   };
   const int tag = 7171 + l;
-  std::vector<MPI_Request> requests;
-  auto* from_bytes = const_cast<unsigned char*>(from);
   const int b = static_cast<int>(bytes);
+  auto* source = const_cast<unsigned char*>(from);
+  const bool own_piece_here = level.owner == me;
+  std::array<std::int64_t, 3> lo{}, hi{};
+  std::vector<MPI_Request> requests;
   if (gather) {
-    if (owner) {
-      for (const auto& [r, offset] : segments) {
-        requests.emplace_back();
-        HCART_MPI_CHECK(MPI_Irecv(mpi + offset, static_cast<int>(segment_bytes(r)), MPI_BYTE, r,
-                                  tag, comm, &requests.back()));
-      }
-      // Its own piece, while the messages fly.
-      std::array<std::int64_t, 3> lo{}, hi{};
-      piece(pieces.rank(), false, lo, hi);
-      copy_box(from_bytes, from_extent, components, b, local_box(lo, hi, piece_origin),
-               device + own_offset, true);
-      copy_box(to, to_extent, components, b, local_box(lo, hi, owner_origin), device + own_offset,
+    // Members' pieces in; this rank's piece out to its owner (or into the held block).
+    for (const auto& [r, offset] : segments) {
+      requests.emplace_back();
+      HCART_MPI_CHECK(MPI_Irecv(mpi + offset, static_cast<int>(piece_bytes(r)), MPI_BYTE, r, tag,
+                                comm, &requests.back()));
+    }
+    piece(me, lo, hi);
+    copy_box(source, from_extent, components, b, local_box(lo, hi, piece_origin),
+             device + own_offset, true);
+    if (own_piece_here) {
+      copy_box(to, to_extent, components, b, local_box(lo, hi, held_origin), device + own_offset,
                false);
-      HCART_MPI_CHECK(MPI_Waitall(static_cast<int>(requests.size()), requests.data(),
-                                  MPI_STATUSES_IGNORE));
-      to_device();
-      for (const auto& [r, offset] : segments) {
-        piece(r, false, lo, hi);
-        copy_box(to, to_extent, components, b, local_box(lo, hi, owner_origin), device + offset,
-                 false);
-      }
     } else {
-      std::array<std::int64_t, 3> lo{}, hi{};
-      piece(pieces.rank(), false, lo, hi);
-      copy_box(from_bytes, from_extent, components, b, local_box(lo, hi, piece_origin), device,
-               true);
       fence("hcart_gather");
-      to_host();
-      HCART_MPI_CHECK(MPI_Send(mpi, static_cast<int>(total), MPI_BYTE, level.owner, tag, comm));
+      copy_between(own_offset, piece_bytes(me), true);
+      requests.emplace_back();
+      HCART_MPI_CHECK(MPI_Isend(mpi + own_offset, static_cast<int>(piece_bytes(me)), MPI_BYTE,
+                                level.owner, tag, comm, &requests.back()));
+    }
+    HCART_MPI_CHECK(
+        MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
+    copy_between(0, own_offset, false);
+    for (const auto& [r, offset] : segments) {
+      piece(r, lo, hi);
+      copy_box(to, to_extent, components, b, local_box(lo, hi, held_origin), device + offset, false);
     }
   } else {
-    if (owner) {
-      std::array<std::int64_t, 3> lo{}, hi{};
-      for (const auto& [r, offset] : segments) {
-        piece(r, true, lo, hi);
-        copy_box(from_bytes, from_extent, components, b, local_box(lo, hi, owner_origin),
-                 device + offset, true);
-      }
-      fence("hcart_scatter");
-      to_host();
-      for (const auto& [r, offset] : segments) {
-        requests.emplace_back();
-        HCART_MPI_CHECK(MPI_Isend(mpi + offset, static_cast<int>(segment_bytes(r)), MPI_BYTE, r,
-                                  tag, comm, &requests.back()));
-      }
-      piece(pieces.rank(), true, lo, hi);
-      copy_box(from_bytes, from_extent, components, b, local_box(lo, hi, owner_origin),
-               device + own_offset, true);
-      copy_box(to, to_extent, components, b, local_box(lo, hi, piece_origin), device + own_offset,
-               false);
-      HCART_MPI_CHECK(MPI_Waitall(static_cast<int>(requests.size()), requests.data(),
-                                  MPI_STATUSES_IGNORE));
-    } else {
-      HCART_MPI_CHECK(
-          MPI_Recv(mpi, static_cast<int>(total), MPI_BYTE, level.owner, tag, comm, MPI_STATUS_IGNORE));
-      to_device();
-      std::array<std::int64_t, 3> lo{}, hi{};
-      piece(pieces.rank(), true, lo, hi);
-      copy_box(to, to_extent, components, b, local_box(lo, hi, piece_origin), device, false);
+    // The held block's pieces (halos included) out to their members; this rank's in.
+    for (const auto& [r, offset] : segments) {
+      piece(r, lo, hi);
+      copy_box(source, from_extent, components, b, local_box(lo, hi, held_origin), device + offset,
+               true);
     }
+    fence("hcart_scatter");
+    copy_between(0, own_offset, true);
+    for (const auto& [r, offset] : segments) {
+      requests.emplace_back();
+      HCART_MPI_CHECK(MPI_Isend(mpi + offset, static_cast<int>(piece_bytes(r)), MPI_BYTE, r, tag,
+                                comm, &requests.back()));
+    }
+    piece(me, lo, hi);
+    if (own_piece_here) {
+      copy_box(source, from_extent, components, b, local_box(lo, hi, held_origin),
+               device + own_offset, true);
+    } else {
+      requests.emplace_back();
+      HCART_MPI_CHECK(MPI_Irecv(mpi + own_offset, static_cast<int>(piece_bytes(me)), MPI_BYTE,
+                                level.owner, tag, comm, &requests.back()));
+    }
+    HCART_MPI_CHECK(
+        MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
+    if (!own_piece_here) copy_between(own_offset, piece_bytes(me), false);
+    copy_box(to, to_extent, components, b, local_box(lo, hi, piece_origin), device + own_offset,
+             false);
   }
   fence("hcart_level_move");
 }
