@@ -79,34 +79,21 @@ struct RestrictCells {
 // Restriction of vertex-centred values: full weighting, (1/4, 1/2, 1/4) along each
 // coarsened direction around the coinciding fine point (its neighbours: fine halos filled),
 // the terms in the order of their offsets, each weight the product w_a w_b w_e in that order.
-// `All`: every direction coarsened (the 27 terms unrolled, their weights constants); else the
-// terms' weights and offsets are set once.
+// `All`: every direction coarsened (the 27 terms unrolled, their weights constants).
 template <class T, bool All>
 struct RestrictVertices {
   Strided<const T> fine;
   Strided<T> coarse;
   int components;
   LevelMap map;
-  int terms = 0;
-  Kokkos::Array<T, 27> weight{};
-  Kokkos::Array<long long, 27> offset{};
 
   KOKKOS_INLINE_FUNCTION static T w(int ratio, int o) {
     return ratio == 1 ? T(1) : (o == 0 ? T(0.5) : T(0.25));
   }
-  RestrictVertices(const Values<const T>& f, const Values<T>& to, const LevelMap& m)
-      : fine(strided(f)), coarse(strided(to)), components(static_cast<int>(to.extent(0))), map(m) {
-    const int ri = m.ratio[0] == 1 ? 0 : 1, rj = m.ratio[1] == 1 ? 0 : 1, rk = m.ratio[2] == 1 ? 0 : 1;
-    for (int a = -ri; a <= ri; ++a)
-      for (int b = -rj; b <= rj; ++b)
-        for (int e = -rk; e <= rk; ++e) {
-          weight[terms] = w(m.ratio[0], a) * w(m.ratio[1], b) * w(m.ratio[2], e);
-          offset[terms] = a * fine.si + b * fine.sj + e;
-          ++terms;
-        }
-  }
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
     const int fi = map.fine(0, i), fj = map.fine(1, j), fk = map.fine(2, k);
+    const int ri = All || map.ratio[0] == 2 ? 1 : 0, rj = All || map.ratio[1] == 2 ? 1 : 0,
+              rk = All || map.ratio[2] == 2 ? 1 : 0;
     for (int c = 0; c < components; ++c) {
       const T* f = fine.at(c, fi, fj, fk);
       T sum = T(0);
@@ -116,8 +103,11 @@ struct RestrictVertices {
             for (int e = -1; e <= 1; ++e)
               sum += w(2, a) * w(2, b) * w(2, e) * f[a * fine.si + b * fine.sj + e];
       } else {
-        for (int t = 0; t < terms; ++t)
-          sum += weight[t] * f[offset[t]];
+        for (int a = -ri; a <= ri; ++a)
+          for (int b = -rj; b <= rj; ++b)
+            for (int e = -rk; e <= rk; ++e)
+              sum += w(map.ratio[0], a) * w(map.ratio[1], b) * w(map.ratio[2], e) *
+                     f[a * fine.si + b * fine.sj + e];
       }
       *coarse.at(c, i, j, k) = sum;
     }

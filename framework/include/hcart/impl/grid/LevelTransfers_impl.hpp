@@ -79,10 +79,15 @@ void restrict_cells(const GridHierarchy& levels, int level, const View& fine, co
   const LevelMap map = level_map(levels, level);
   const Box box = impl::target_grid(levels, level).owned_box();
   const impl::Values<const T> source = from;
+  const int components = static_cast<int>(to.extent(0));
   if (map.vertex && map.ratio[0] == 2 && map.ratio[1] == 2 && map.ratio[2] == 2) {
-    for_each_cell("hcart_restrict", box, impl::RestrictVertices<T, true>(source, to, map));
+    for_each_cell("hcart_restrict", box,
+                  impl::RestrictVertices<T, true>{impl::strided(source), impl::strided(to),
+                                                  components, map});
   } else if (map.vertex) {
-    for_each_cell("hcart_restrict", box, impl::RestrictVertices<T, false>(source, to, map));
+    for_each_cell("hcart_restrict", box,
+                  impl::RestrictVertices<T, false>{impl::strided(source), impl::strided(to),
+                                                   components, map});
   } else {
     const T scale = T(1) / static_cast<T>(map.ratio[0] * map.ratio[1] * map.ratio[2]);
     for_each_cell("hcart_restrict", box,
