@@ -283,14 +283,14 @@ int main(int argc, char* argv[]) {
       }
       const auto a = stats(t_hcart), b = stats(t_plain), c = stats(ratio);
       // Where the time goes, per cycle (every cycle timed above and the 3 checked).
-      double kinds[4] = {0, 0, 0, 0}; // smooth, residual, transfer, halo
+      double kinds[4] = {0, 0, 0, 0}; // smooth, residual, transfers, halo
       for (const auto& region : timers.summarize(MPI_COMM_WORLD)) {
-        const char* names[4] = {" smooth", " residual", " transfer", " halo"};
-        for (int x = 0; x < 4; ++x) {
+        const char* names[5] = {" smooth", " residual", " restrict", " halo", " prolong"};
+        for (int x = 0; x < 5; ++x) {
           const std::string& n = region.name;
           if (n.rfind("mg level", 0) == 0 && n.size() >= std::strlen(names[x]) &&
               n.compare(n.size() - std::strlen(names[x]), std::strlen(names[x]), names[x]) == 0)
-            kinds[x] += region.max;
+            kinds[x == 4 ? 2 : x] += region.max; // prolong: a transfer too
         }
       }
       const double cycles_run = 3.0 + 3.0 * repeats;

@@ -27,6 +27,12 @@
 #   halo   (only when named; bench runs it too) the exchanger benchmark on 2 and 4 ranks at
 #          256^3 and 512^3: pack + unpack against a device copy, Faces and Full, both ways
 #          of staging through pinned memory; under MPS or time-sliced as the run shares
+#   multigrid (only when named) Jacobi3D's multigrid deck on the GPU (1 and 2 ranks) and on
+#          the host build (1 rank of P threads): V-cycles, time per cycle, and the final fields
+#          compared (hcart-compare, bitwise and within 1e-12)
+#   layouts (only when named) the host CPU: Jacobi3D's default deck (1000 iterations, the
+#          automatic iterations per pass) at every ranks x threads layout of P cores whose
+#          threads are a power of two, threads bound to cores
 #   threads (only when named) the host CPU: the copy bandwidth of P ranks; Jacobi3D on P
 #          ranks and on 1 rank of P threads (also bound to cores) at the automatic depth and
 #          at each of HCART_GPU_THREAD_DEPTHS (default 0 1 2) iterations per pass
@@ -60,9 +66,9 @@ steps=()
 while [ $# -gt 0 ]; do
   case $1 in
     --kit) kit=${2:?--kit needs a folder}; shift 2 ;;
-    setup|unpack|build|test|bench|tiles|launches|halo|threads|cpu) steps+=("$1"); shift ;;
+    setup|unpack|build|test|bench|tiles|launches|halo|multigrid|layouts|threads|cpu) steps+=("$1"); shift ;;
     -h|--help) sed -n '2,/^set -euo/{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "gpu-check.sh: unknown argument '$1' (expected --kit DIR or setup|unpack|build|test|bench|tiles|launches|halo|threads|cpu)" >&2; exit 2 ;;
+    *) echo "gpu-check.sh: unknown argument '$1' (expected --kit DIR or setup|unpack|build|test|bench|tiles|launches|halo|multigrid|layouts|threads|cpu)" >&2; exit 2 ;;
   esac
 done
 [ ${#steps[@]} -gt 0 ] || steps=(setup build test bench cpu)
@@ -304,6 +310,40 @@ step_launches() {
     timed "launches-$n" "$b/hcart-mpiexec" -n 1 "$b/hcart-bench-jacobi" --roofline --size "$n" \
       --iterations 50 --repeats 5 --launches "$shapes" --json "$out/launches-$n.json" || true
   done
+}
+
+# Jacobi3D on the host at every ranks x threads layout, the automatic depth, threads bound.
+step_layouts() {
+  limit=${HCART_GPU_LIMIT_CPU:-300}
+  local P=$jobs t runs=()
+  for ((t = 1; t <= P; t *= 2)); do
+    [ $((P % t)) -eq 0 ] && runs+=("r$((P / t))x$t=build-openmp:$((P / t))x$t")
+  done
+  timed cpu-layouts env OMP_PROC_BIND=close OMP_PLACES=cores python3 bench/jacobi_runs.py \
+    --repeats 3 --set jacobi.max_iterations=1000 --set output.every=0 \
+    --json "$out/cpu-layouts.json" "${runs[@]}" || true
+}
+
+# Jacobi3D's multigrid on the GPU against the host build: cycles, time, the final fields.
+step_multigrid() {
+  limit=${HCART_GPU_LIMIT_BENCH:-600}
+  local deck=inputs/jacobi3d/multigrid.toml run
+  for run in cuda-np1 cuda-np2 openmp-np1; do
+    local build=build-${run%-np*} np=${run##*-np}
+    timed "multigrid-$run" env OMP_NUM_THREADS="$([ "$build" = build-openmp ] && echo "$jobs" || echo 2)" \
+      "$build/bin/hcart-mpiexec" -n "$np" "$build/bin/jacobi3d" "$deck" \
+      --set output.directory=\""$out/multigrid-$run"\" --set output.timers_json=\"report.json\" || true
+  done
+  local last
+  last=$(cd "$out/multigrid-cuda-np1" 2>/dev/null && ls jacobi3d_*.h5 | tail -1) || true
+  if [ -n "$last" ]; then
+    timed multigrid-gpu-vs-host-bitwise build-cuda/bin/hcart-compare --bitwise \
+      "$out/multigrid-cuda-np1/$last" "$out/multigrid-openmp-np1/$last" || true
+    timed multigrid-gpu-vs-host-1e-12 build-cuda/bin/hcart-compare --relative 1e-12 \
+      "$out/multigrid-cuda-np1/$last" "$out/multigrid-openmp-np1/$last" || true
+    timed multigrid-gpu-np1-vs-np2 build-cuda/bin/hcart-compare --bitwise \
+      "$out/multigrid-cuda-np1/$last" "$out/multigrid-cuda-np2/$last" || true
+  fi
 }
 
 # The host CPU's threads against its ranks: the copy bandwidth of P ranks, then Jacobi3D's

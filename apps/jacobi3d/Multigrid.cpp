@@ -168,7 +168,7 @@ void Multigrid::v_cycle(int l) {
     level.r_full.exchange();
   }
   {
-    auto scope = m_timers.region(region(l + 1, "transfer"));
+    auto scope = m_timers.region(region(l + 1, "restrict"));
     if (below.grid != nullptr) Kokkos::deep_copy(below.u, 0.0);
     restrict_cells(m_hierarchy, l + 1, level.r, below.f);
   }
@@ -178,7 +178,7 @@ void Multigrid::v_cycle(int l) {
     below.u_full.exchange();
   }
   {
-    auto scope = m_timers.region(region(l + 1, "prolong transfer"));
+    auto scope = m_timers.region(region(l + 1, "prolong"));
     prolong_cells(m_hierarchy, l + 1, below.u, level.u);
   }
   smooth(l, mg.post_smooth);

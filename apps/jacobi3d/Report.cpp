@@ -89,10 +89,22 @@ RunReport collect(const Decomposition& decomp, const SolverFacts& solver, const 
   r.halo_width = solver.halo_width;
   r.halo = apps::summed_halo_counters(solver.halo, decomp.comm());
   const double iterations = std::max<double>(1.0, static_cast<double>(result.iterations));
-  double per[2] = {timers.seconds("compute") / iterations, apps::halo_seconds(timers) / iterations};
-  HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, per, 2, MPI_DOUBLE, MPI_MAX, decomp.comm()));
+  double per[3] = {timers.seconds("compute"), apps::halo_seconds(timers), 0};
+  if (multigrid) { // the per-level regions of Multigrid.cpp
+    per[0] = per[1] = 0;
+    for (std::size_t l = 0; l < solver.levels.size(); ++l) {
+      const std::string level = "mg level " + std::to_string(l) + " ";
+      per[0] += timers.seconds(level + "smooth") + timers.seconds(level + "residual");
+      per[1] += timers.seconds(level + "halo");
+      per[2] += timers.seconds(level + "restrict") + timers.seconds(level + "prolong");
+    }
+  }
+  for (double& x : per)
+    x /= iterations;
+  HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, per, 3, MPI_DOUBLE, MPI_MAX, decomp.comm()));
   r.compute_per_iteration = per[0];
   r.halo_per_iteration = per[1];
+  r.transfer_per_iteration = per[2];
   r.exchange = apps::exchange_timing(solver.halo, apps::halo_seconds(timers), decomp, timings);
   return r;
 }
@@ -198,24 +210,36 @@ void print_comparison(std::ostream& out, const std::vector<std::vector<RunReport
   table.rule();
   apps::add_level_rows(table, runs.front().front().halo.level_names);
   table.rule();
+  const bool multigrid = runs.front().front().solver == "multigrid";
+  const std::string step = multigrid ? "cycle" : "iteration";
   table.row("runs",
             [&](std::size_t k, const RunReport&) { return std::to_string(runs[k].size()); });
-  table.row("iterations",
+  table.row(step + "s",
             [](std::size_t, const RunReport& r) { return std::to_string(r.result.iterations); });
   table.row("threads per rank",
             [](std::size_t, const RunReport& r) { return std::to_string(r.threads_per_rank); });
-  table.row("iterations per pass",
-            [](std::size_t, const RunReport& r) { return std::to_string(r.iterations_per_pass); });
-  table.row("compute / iteration", [](std::size_t, const RunReport& r) {
-    return apps::fixed(r.compute_per_iteration * 1e3, "%.3f ms");
-  });
-  table.row("halo / iteration", [](std::size_t, const RunReport& r) {
+  if (!multigrid) {
+    table.row("iterations per pass", [](std::size_t, const RunReport& r) {
+      return std::to_string(r.iterations_per_pass);
+    });
+  }
+  table.row((multigrid ? "smooth + residual / " : "compute / ") + step,
+            [](std::size_t, const RunReport& r) {
+              return apps::fixed(r.compute_per_iteration * 1e3, "%.3f ms");
+            });
+  table.row("halo / " + step, [](std::size_t, const RunReport& r) {
     return apps::fixed(r.halo_per_iteration * 1e3, "%.3f ms");
   });
-  table.row("halo / exchange", [](std::size_t, const RunReport& r) {
-    return apps::fixed(r.exchange.measured * 1e3, "%.3f ms");
-  });
-  if (runs.front().front().exchange.predicted) {
+  if (multigrid) {
+    table.row("restrict + prolong / cycle", [](std::size_t, const RunReport& r) {
+      return apps::fixed(r.transfer_per_iteration * 1e3, "%.3f ms");
+    });
+  } else {
+    table.row("halo / exchange", [](std::size_t, const RunReport& r) {
+      return apps::fixed(r.exchange.measured * 1e3, "%.3f ms");
+    });
+  }
+  if (!multigrid && runs.front().front().exchange.predicted) {
     table.row("halo / exchange, predicted", [](std::size_t, const RunReport& r) {
       return apps::fixed(*r.exchange.predicted * 1e3, "%.3f ms");
     });
@@ -224,8 +248,17 @@ void print_comparison(std::ostream& out, const std::vector<std::vector<RunReport
     const apps::Spread t = table.seconds(k);
     return apps::fixed(t.min, "%.3f") + " / " + apps::fixed(t.median, "%.3f");
   });
-  table.row("MLUP/s median",
-            [&](std::size_t k, const RunReport&) { return apps::fixed(mlups(k).median, "%.1f"); });
+  if (multigrid) { // HPGMG-FV's figure: unknowns solved per second
+    table.row("MDOF/s median", [&](std::size_t k, const RunReport&) {
+      return apps::fixed(table.over_runs(k, [](const RunReport& r) { return r.dofs_per_second; })
+                                 .median / 1e6,
+                         "%.2f");
+    });
+  } else {
+    table.row("MLUP/s median", [&](std::size_t k, const RunReport&) {
+      return apps::fixed(mlups(k).median, "%.1f");
+    });
+  }
   if (mpi < runs.size()) {
     table.rule();
     const std::string coarsest = runs.front().front().halo.level_names[0];

@@ -59,6 +59,9 @@ struct RunReport {
   HaloCounters halo;                ///< summed over ranks: machine levels, then "self"
   double compute_per_iteration = 0; ///< max over ranks, seconds
   double halo_per_iteration = 0;    ///< max over ranks of pack + wait + unpack, seconds
+  /// multigrid, per cycle and max over ranks: the levels' smoothing and residuals (compute),
+  /// exchanges (halo), restrictions and prolongations with their gathers and scatters
+  double transfer_per_iteration = 0;
   apps::ExchangeTiming exchange;    ///< per halo exchange, measured and (machine file) predicted
 };
 
