@@ -31,6 +31,11 @@ SolverFacts facts_of(const Multigrid& solver) {
   f.halo = solver.halo_counters();
   f.levels = solver.hierarchy().describe();
   f.initial_residual = solver.initial_residual();
+  const TransferCounters& t = solver.hierarchy().transfer_counters();
+  f.transfers.level_names = t.level_names;
+  f.transfers.bytes = t.bytes;
+  f.transfers.messages = t.messages;
+  f.transfers.exchanges = t.transfers;
   return f;
 }
 
@@ -88,6 +93,7 @@ RunReport collect(const Decomposition& decomp, const SolverFacts& solver, const 
   }
   r.halo_width = solver.halo_width;
   r.halo = apps::summed_halo_counters(solver.halo, decomp.comm());
+  if (multigrid) r.transfers = apps::summed_halo_counters(solver.transfers, decomp.comm());
   const double iterations = std::max<double>(1.0, static_cast<double>(result.iterations));
   double per[3] = {timers.seconds("compute"), apps::halo_seconds(timers), 0};
   if (multigrid) { // the per-level regions of Multigrid.cpp
@@ -157,6 +163,17 @@ void print_run(std::ostream& out, const RunReport& r) {
                    std::to_string(r.halo.messages[l])});
   }
   table.print(out);
+  if (r.solver == "multigrid") {
+    out << "\nlevel transfer traffic (all ranks: gathers to and scatters from agglomerated "
+           "levels)\n";
+    apps::Table moves({"level", "bytes", "messages"});
+    for (std::size_t l = 0; l < r.transfers.level_names.size(); ++l) {
+      moves.add_row({r.transfers.level_names[l],
+                     apps::human_bytes(static_cast<double>(r.transfers.bytes[l])),
+                     std::to_string(r.transfers.messages[l])});
+    }
+    moves.print(out);
+  }
 }
 
 nlohmann::json to_json(const RunReport& r, const std::string& deck) {
@@ -187,6 +204,7 @@ nlohmann::json to_json(const RunReport& r, const std::string& deck) {
   j["halo_width"] = r.halo_width;
   j["timers"] = apps::timers_json(r.timers, true);
   j["halo"] = apps::halo_json(r.halo);
+  if (r.solver == "multigrid") j["transfers"] = apps::halo_json(r.transfers);
   return j;
 }
 
@@ -209,6 +227,14 @@ void print_comparison(std::ostream& out, const std::vector<std::vector<RunReport
   });
   table.rule();
   apps::add_level_rows(table, runs.front().front().halo.level_names);
+  if (runs.front().front().solver == "multigrid") { // the gathers and scatters between levels
+    const auto& names = runs.front().front().transfers.level_names;
+    for (std::size_t l = 0; l + 1 < names.size(); ++l) {
+      table.row(names[l] + " transfer bytes", [l](std::size_t, const RunReport& r) {
+        return apps::human_bytes(static_cast<double>(r.transfers.bytes[l]));
+      });
+    }
+  }
   table.rule();
   const bool multigrid = runs.front().front().solver == "multigrid";
   const std::string step = multigrid ? "cycle" : "iteration";

@@ -30,6 +30,9 @@ struct SolverFacts {
   HaloCounters halo; ///< this rank's, every exchanger
   std::vector<std::string> levels; ///< multigrid: the hierarchy, a line per level
   double initial_residual = -1;    ///< multigrid: the tolerance's reference
+  /// multigrid: this rank's gathers and scatters between levels (GridHierarchy's counters
+  /// as HaloCounters: bytes and messages per machine level; exchanges = transfers)
+  HaloCounters transfers;
 };
 SolverFacts facts_of(const Solver& solver);
 SolverFacts facts_of(const Multigrid& solver);
@@ -57,6 +60,7 @@ struct RunReport {
   std::array<int, 3> halo_width{};
   std::vector<Timers::Summary> timers;
   HaloCounters halo;                ///< summed over ranks: machine levels, then "self"
+  HaloCounters transfers;           ///< multigrid: the level transfers, summed over ranks
   double compute_per_iteration = 0; ///< max over ranks, seconds
   double halo_per_iteration = 0;    ///< max over ranks of pack + wait + unpack, seconds
   /// multigrid, per cycle and max over ranks: the levels' smoothing and residuals (compute),

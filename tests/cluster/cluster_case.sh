@@ -5,7 +5,7 @@
 # host names, a one-node run's fields, the kernel's link byte counters.
 #
 #   cluster_case.sh CASE BIN DETECT HALO SOURCE SCRATCH MPIRUN
-#     CASE     detect | halo | apps | placement | traffic | rankfile
+#     CASE     detect | halo | apps | placement | traffic | rankfile | multigrid
 #     BIN      the build's bin/ (jacobi3d, zeus, hcart-machine, hcart-compare)
 #     DETECT   the test program cluster_detect (tests/cluster/ClusterDetectTest.cpp)
 #     HALO     the test program mpi_halo_exchanger (tests/framework/HaloExchangerTest.cpp)
@@ -323,9 +323,67 @@ EOF
     fail "the answer differs with the rankfile"
 }
 
+# json_level FILE SECTION WHAT: the node level's "bytes" or "messages" of a report's "halo"
+# or "transfers".
+json_level() {
+  /usr/bin/python3 -c 'import json,sys
+levels = json.load(open(sys.argv[1]))[sys.argv[2]]["levels"]
+print(next(l[sys.argv[3]] for l in levels if l["name"] == "node"))' "$1" "$2" "$3"
+}
+
+case_multigrid() {
+  # Jacobi3D's multigrid with its coarse levels gathered across hosts: the field after 6
+  # cycles bitwise equal to one node's (4 nodes x 2 round-robin, the uneven 4,3,1, the stride
+  # rule). Then the links: between a 2- and a 6-cycle run, what they sent against hcart's
+  # node-level count of the exchanges and the level transfers (gathers and scatters), for
+  # both rules: within 0% to +3%, plus 256 B per node message (the coarse levels' messages
+  # are a few hundred bytes, so TCP/IP and MPI headers and the ACKs weigh); the machine
+  # rule's transfers send fewer node bytes than the stride rule's.
+  local mg=("$bin/jacobi3d" "$source/inputs/jacobi3d/multigrid.toml" --set "mesh.size=[63,63,63]"
+    --set jacobi.tolerance=0 --set jacobi.max_iterations=6 --set output.every=6
+    --set output.progress_seconds=0 --set output.timers_json=\"\")
+  local ref="$scratch/mg-one/jacobi3d_00000006.h5"
+  run_on 1 1 slot "$scratch/mg-one.log" -- "${mg[@]}" --set output.directory="$scratch/mg-one" ||
+    { cat "$scratch/mg-one.log"; fail "multigrid on one node"; return; }
+  run_and_compare 4 2 node mg-machine "$ref" jacobi3d_00000006.h5 -- "${mg[@]}"
+  run_and_compare 3 4,3,1 slot mg-uneven "$ref" jacobi3d_00000006.h5 -- "${mg[@]}"
+  run_and_compare 4 2 node mg-stride "$ref" jacobi3d_00000006.h5 -- "${mg[@]}" \
+    --set multigrid.agglomeration=stride
+  local rule n d a b hcart link messages
+  declare -A moved_by
+  for rule in machine stride; do
+    for n in 2 6; do
+      d="$scratch/mg-links-$rule-$n"
+      run_on 4 2 node "$d.log" --counters "$d.counters" -- "${mg[@]}" --set output.directory="$d" \
+        --set output.every=0 --set output.timers_json=report.json --set jacobi.max_iterations=$n \
+        --set multigrid.agglomeration=$rule ||
+        { tail -n 20 "$d.log"; fail "multigrid links $rule $n"; return; }
+    done
+    a="$scratch/mg-links-$rule-2/report.json" b="$scratch/mg-links-$rule-6/report.json"
+    hcart=$(($(json_level "$b" halo bytes) + $(json_level "$b" transfers bytes) -
+      $(json_level "$a" halo bytes) - $(json_level "$a" transfers bytes)))
+    messages=$(($(json_level "$b" halo messages) + $(json_level "$b" transfers messages) -
+      $(json_level "$a" halo messages) - $(json_level "$a" transfers messages)))
+    moved_by[$rule]=$(($(json_level "$b" transfers bytes) - $(json_level "$a" transfers bytes)))
+    link=$(($(link_bytes "$scratch/mg-links-$rule-6.counters") - $(link_bytes "$scratch/mg-links-$rule-2.counters")))
+    /usr/bin/python3 - "multigrid, agglomeration $rule" "$hcart" "$messages" "$link" "${moved_by[$rule]}" <<'EOF' || failures=$((failures + 1))
+import sys
+what, hcart, messages, link, moved = sys.argv[1], *map(int, sys.argv[2:])
+over = (link - hcart) / hcart if hcart else float("inf")
+print(f"{what}: hcart's node bytes {hcart} in {messages} messages (of them the level transfers "
+      f"{moved}), the links sent {link}, {100 * over:+.2f}%, {(link - hcart) / messages:.0f} B per message over")
+if hcart <= 0 or not 0 <= link - hcart <= 0.03 * hcart + 256 * messages:
+    print(f"FAIL: {what}: the links' bytes are not within 0% to +3% (+256 B per message) of hcart's node-level count")
+    sys.exit(1)
+EOF
+  done
+  [ "${moved_by[machine]}" -lt "${moved_by[stride]}" ] ||
+    fail "the machine rule's transfers sent ${moved_by[machine]} node bytes, not fewer than the stride rule's ${moved_by[stride]}"
+}
+
 case "$case_name" in
-  detect | halo | apps | placement | traffic | rankfile) "case_$case_name" ;;
-  *) echo "cluster_case.sh: unknown case '$case_name' (detect, halo, apps, placement, traffic, rankfile)"; exit 2 ;;
+  detect | halo | apps | placement | traffic | rankfile | multigrid) "case_$case_name" ;;
+  *) echo "cluster_case.sh: unknown case '$case_name' (detect, halo, apps, placement, traffic, rankfile, multigrid)"; exit 2 ;;
 esac
 echo "$case_name: $failures failure(s)"
 [ "$failures" -eq 0 ]

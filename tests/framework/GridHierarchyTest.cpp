@@ -256,7 +256,23 @@ TEST(GridHierarchy, AgglomeratedLevelsMoveTheirDataThereAndBack) {
         hcart::for_each_cell("fill", pg.owned_box(), Fill{pieces, po[0], po[1], po[2]});
         hcart::ComponentField<double> coarse;
         if (h.holds(l)) coarse = h.grid(l).make_components<double>("coarse", 3);
+        // The traffic counted as it is sent, summed over the ranks, against the choice's
+        // arithmetic (per double per cell, every machine level and self) and, for the
+        // scatter, against the pieces' boxes with their halos.
+        const MPI_Comm above = pg.decomposition().comm();
+        const auto sent = [&](const std::vector<std::int64_t>& before) {
+          std::vector<long long> d(before.size());
+          for (std::size_t x = 0; x < d.size(); ++x)
+            d[x] = h.transfer_counters().bytes[x] - before[x];
+          MPI_Allreduce(MPI_IN_PLACE, d.data(), static_cast<int>(d.size()), MPI_LONG_LONG, MPI_SUM, above);
+          return d;
+        };
+        auto before = h.transfer_counters().bytes;
         h.gather(l, pieces, coarse);
+        const auto gathered = sent(before);
+        ASSERT_EQ(gathered.size(), choice.bytes.total.size());
+        for (std::size_t x = 0; x < gathered.size(); ++x)
+          EXPECT_EQ(gathered[x], 3 * choice.bytes.total[x]) << machine << " level " << l << " machine level " << x;
         if (h.holds(l)) {
           EXPECT_EQ(wrong_cells(h.grid(l), coarse, h.grid(l).owned_box()), 0) << machine;
           // Scatter: the owners' every cell (halos: values of their global index too).
@@ -264,7 +280,18 @@ TEST(GridHierarchy, AgglomeratedLevelsMoveTheirDataThereAndBack) {
           hcart::for_each_cell("fill", h.grid(l).with_halo_box(), Fill{coarse, co[0], co[1], co[2]});
         }
         Kokkos::deep_copy(pieces, -1.0);
+        before = h.transfer_counters().bytes;
         h.scatter(l, coarse, pieces);
+        long long with_halos = 1;
+        for (int d = 0; d < 3; ++d)
+          with_halos *= pg.local_size()[d] + 2 * pg.halo_width()[d];
+        with_halos *= 3 * static_cast<long long>(sizeof(double));
+        MPI_Allreduce(MPI_IN_PLACE, &with_halos, 1, MPI_LONG_LONG, MPI_SUM, above);
+        const auto scattered = sent(before);
+        long long all = 0;
+        for (const long long b : scattered)
+          all += b;
+        EXPECT_EQ(all, with_halos) << machine << " level " << l;
         EXPECT_EQ(wrong_cells(pg, pieces, pg.with_halo_box()), 0) << machine << " level " << l;
       }
       MPI_Allreduce(MPI_IN_PLACE, &crossed, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);

@@ -179,6 +179,11 @@ GridHierarchy::GridHierarchy(const Decomposition& fine, const HierarchyOptions& 
     level.ranks = ranks[static_cast<std::size_t>(l)];
     if (l > 0) level.agglomerated = level.ranks < m_levels[static_cast<std::size_t>(l - 1)]->ranks;
   }
+  for (const auto& machine_level : fine.machine().levels())
+    m_traffic.level_names.push_back(machine_level.name);
+  m_traffic.level_names.push_back("self");
+  m_traffic.bytes.assign(m_traffic.level_names.size(), 0);
+  m_traffic.messages.assign(m_traffic.level_names.size(), 0);
   // And each agglomerated level's boxes and bytes (the ranks of the level above chose them).
   const std::size_t machine_levels = static_cast<std::size_t>(fine.machine().level_count()) + 1;
   for (int l = 1; l < levels; ++l) {
@@ -518,6 +523,12 @@ void GridHierarchy::transfer(int l, bool gather, int components, std::size_t byt
   const int b = static_cast<int>(bytes);
   auto* source = const_cast<unsigned char*>(from);
   const bool own_piece_here = level.owner == me;
+  const auto count = [&](int peer, std::size_t sent) { // self: pieces.separating_level's last
+    const auto s = static_cast<std::size_t>(pieces.separating_level(me, peer));
+    m_traffic.bytes[s] += static_cast<std::int64_t>(sent);
+    m_traffic.messages[s] += 1;
+  };
+  ++m_traffic.transfers;
   std::array<std::int64_t, 3> lo{}, hi{};
   std::vector<MPI_Request> requests;
   if (gather) {
@@ -530,6 +541,7 @@ void GridHierarchy::transfer(int l, bool gather, int components, std::size_t byt
     piece(me, lo, hi);
     copy_box(source, from_extent, components, b, local_box(lo, hi, piece_origin),
              device + own_offset, true);
+    count(level.owner, piece_bytes(me));
     if (own_piece_here) {
       copy_box(to, to_extent, components, b, local_box(lo, hi, held_origin), device + own_offset,
                false);
@@ -560,9 +572,11 @@ void GridHierarchy::transfer(int l, bool gather, int components, std::size_t byt
       requests.emplace_back();
       HCART_MPI_CHECK(MPI_Isend(mpi + offset, static_cast<int>(piece_bytes(r)), MPI_BYTE, r, tag,
                                 comm, &requests.back()));
+      count(r, piece_bytes(r));
     }
     piece(me, lo, hi);
     if (own_piece_here) {
+      count(me, piece_bytes(me));
       copy_box(source, from_extent, components, b, local_box(lo, hi, held_origin),
                device + own_offset, true);
     } else {

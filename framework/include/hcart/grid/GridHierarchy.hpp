@@ -98,6 +98,15 @@ GridSpec nested_spec(GridSpec spec, const HierarchyOptions& options);
 void require_nested(const Decomposition& fine, const Decomposition& coarse,
                     const std::array<int, 3>& ratio, LevelCentering centering = LevelCentering::Cell);
 
+/// \brief What this rank's gathers and scatters between levels sent, per machine level
+/// (coarse first, then "self": a rank's own piece, copied), since the hierarchy was made.
+struct TransferCounters {
+  std::vector<std::string> level_names;
+  std::vector<std::int64_t> bytes;    ///< bytes sent to another rank (self: copied)
+  std::vector<std::int64_t> messages; ///< messages sent (self: own pieces copied)
+  std::int64_t transfers = 0;         ///< gathers and scatters this rank took part in
+};
+
 class GridHierarchy {
 public:
   /// \brief The levels of `fine` (which must outlive the hierarchy), collective over
@@ -136,6 +145,11 @@ public:
   const Agglomeration& agglomeration(int level) const;
   /// \brief One line per level: sizes, ranks, blocks, agglomeration and its bytes.
   std::vector<std::string> describe() const;
+  /// \brief This rank's traffic of the gathers and scatters so far (restrict_cells and
+  /// prolong_cells into and out of agglomerated levels), each message counted at the
+  /// coarsest machine level that separates its two ranks: the count to hold against a
+  /// network's byte counters, with the exchangers' HaloCounters.
+  const TransferCounters& transfer_counters() const noexcept { return m_traffic; }
 
   /// \brief Gathers `pieces` (a field of pieces(level)) into `coarse` (of grid(level)) on
   /// the owners: their owned cells. Fields or ComponentFields (of as many components); an
@@ -164,6 +178,7 @@ private:
   HierarchyOptions m_options;
   std::array<int, 3> m_ratio{{1, 1, 1}};
   std::vector<std::unique_ptr<Level>> m_levels;
+  mutable TransferCounters m_traffic;
 };
 
 } // namespace hcart
