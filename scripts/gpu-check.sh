@@ -198,15 +198,20 @@ step_unpack() {
     mkdir -p "$(dirname "$source")"
     ln -s "$(pwd)" "$source"
   fi
+  # tar reads .tar.xz through xz; where xz is missing, Python's lzma reads it.
+  unpack_archive() {
+    command -v xz >/dev/null && tar -xf "$1" -C / && return
+    python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall("/")' "$1"
+  }
   while read -r name dir; do
     [ "$name" = source ] && continue
     if [ "$dir" = "$(pwd)/build-$name" ]; then # packed from a checkout at this very path
       rm -rf "build-$name"
-      tar -xzf "$pre/$name.tar.gz" -C /
+      unpack_archive "$(ls "$pre/$name".tar.* | head -1)"
       say "unpacked build-$name in place"
       continue
     fi
-    tar -xzf "$pre/$name.tar.gz" -C /
+    unpack_archive "$(ls "$pre/$name".tar.* | head -1)"
     rm -rf "build-$name"
     ln -s "$dir" "build-$name"
     say "unpacked build-$name -> $dir"
