@@ -228,6 +228,13 @@ step_unpack() {
     [ -x "/usr/bin/$tool" ] || ! command -v "$tool" >/dev/null ||
       { ln -s "$(command -v "$tool")" "/usr/bin/$tool" && say "/usr/bin/$tool -> $(command -v "$tool")"; }
   done
+  # A Python the packing machine's configure found off /usr/bin (a pyenv shim): the same
+  # path here, to this machine's python3.
+  local py
+  py=$(sed -n 's/^HCART_PYTHON3:FILEPATH=//p' build-cuda/CMakeCache.txt 2>/dev/null)
+  if [ -n "$py" ] && [ ! -x "$py" ] && command -v python3 >/dev/null; then
+    mkdir -p "$(dirname "$py")" && ln -sf "$(command -v python3)" "$py" && say "$py -> $(command -v python3)"
+  fi
   local missing
   missing=$(find build-cuda/bin/ build-openmp/bin/ -type f -perm -u+x -exec ldd {} + 2>/dev/null | grep "not found" | sort -u || true)
   [ -z "$missing" ] || say "libraries not found: $(echo "$missing" | tr -s ' \t\n' ' ')"

@@ -25,14 +25,14 @@ void validate(const Mesh& mesh) {
                 "hcart::Mesh: " << mesh.block_multiple.size() << " block multiples for " << d
                                 << " dimensions, expected " << d);
   for (std::size_t i = 0; i < d; ++i) {
+    HCART_REQUIRE(mesh.global_size[i] >= 1, "hcart::Mesh: global size " << mesh.global_size[i]
+                                                                        << " in direction " << i
+                                                                        << ", expected >= 1");
     const std::int64_t m = block_multiple_of(mesh, i);
     HCART_REQUIRE(m >= 1 && m <= mesh.global_size[i],
                   "hcart::Mesh: block multiple " << m << " in direction " << i << " of "
                                                  << mesh.global_size[i]
                                                  << " cells, expected 1 to the size");
-    HCART_REQUIRE(mesh.global_size[i] >= 1, "hcart::Mesh: global size " << mesh.global_size[i]
-                                                                        << " in direction " << i
-                                                                        << ", expected >= 1");
     HCART_REQUIRE(mesh.halo_width[i] >= 0, "hcart::Mesh: halo width " << mesh.halo_width[i]
                                                                       << " in direction " << i
                                                                       << ", expected >= 0");
