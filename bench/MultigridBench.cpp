@@ -116,7 +116,7 @@ HCART_HOST_CLONES void plain_prolong(const PlainLevel& coarse, PlainLevel& fine)
     const int ci = operands(i - 1, ni, wi);
     for (long j = 1; j <= fine.n; ++j) {
       const int cj = operands(j - 1, nj, wj);
-      for (long k = 1; k <= fine.n; ++k) {
+      const auto point = [&](long k) {
         const int ck = operands(k - 1, nk, wk);
         double sum = 0.0;
         for (int a = 0; a < ci; ++a)
@@ -125,6 +125,31 @@ HCART_HOST_CLONES void plain_prolong(const PlainLevel& coarse, PlainLevel& fine)
               sum += wi[a] * wj[b] * wk[e] * coarse.u[coarse.at(ni[a], nj[b], nk[e])];
         const long c = fine.at(i, j, k);
         fine.u[c] = fine.u[c] + sum;
+      };
+      // k = 1 (g = 0, between the boundary and coarse point 1), then pairs: g odd on coarse
+      // point (g + 1) / 2, g + 1 halfway to the next (the same terms as point(k): w * 1 = w).
+      point(1);
+      const double* rows[4];
+      double wab[4], half[4];
+      int pairs = 0;
+      for (int a = 0; a < ci; ++a)
+        for (int b = 0; b < cj; ++b) {
+          rows[pairs] = &coarse.u[coarse.at(ni[a], nj[b], 0)];
+          wab[pairs] = wi[a] * wj[b];
+          half[pairs] = wab[pairs] * 0.5;
+          ++pairs;
+        }
+      double* row = &fine.u[fine.at(i, j, 0)];
+      for (long k = 2; k + 1 <= fine.n; k += 2) {
+        const long m = (k - 1 + 1) / 2; // coarse point of g = k - 1
+        double on = 0.0, between = 0.0;
+        for (int p = 0; p < pairs; ++p) {
+          on += wab[p] * rows[p][m];
+          between += half[p] * rows[p][m];
+          between += half[p] * rows[p][m + 1];
+        }
+        row[k] = row[k] + on;
+        row[k + 1] = row[k + 1] + between;
       }
     }
   }

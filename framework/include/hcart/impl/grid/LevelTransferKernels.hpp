@@ -205,7 +205,7 @@ struct Prolong {
           ++pairs;
         }
       T* to = fine.at(c, i, j, 0);
-      for (int k = k0; k < k1; ++k) {
+      const auto one = [&](int k) {
         operands(2, k, nk, wk, ck);
         T sum = T(0);
         for (int p = 0; p < pairs; ++p) {
@@ -213,7 +213,46 @@ struct Prolong {
           if (ck == 2) sum += wab[p] * wk[1] * rows[p][nk[1]];
         }
         to[k] = add ? to[k] + sum : sum;
+      };
+      if (!(map.vertex && map.ratio[2] == 2)) {
+        for (int k = k0; k < k1; ++k)
+          one(k);
+        continue;
       }
+      // Vertex-centred along k: the fine points in pairs, one on coarse point m (weight 1)
+      // and the next halfway to m + 1 (1/2 each), without a branch a point; the same terms
+      // in the same order as one(k) (w * 1 is w), so the same bits.
+      int k = k0;
+      for (; k < k1 && ((map.fine_origin[2] + k) & 1) == 0; ++k)
+        one(k);
+      const long long co = map.coarse_origin[2];
+      switch (pairs) {
+      case 1: vertex_pairs<1>(rows, wab, to, k, k1, co); break;
+      case 2: vertex_pairs<2>(rows, wab, to, k, k1, co); break;
+      default: vertex_pairs<4>(rows, wab, to, k, k1, co); break;
+      }
+      for (; k < k1; ++k)
+        one(k);
+    }
+  }
+  // Fine points k (g odd: on coarse point m = (g - 1) / 2) and k + 1 (halfway to m + 1) for
+  // as many pairs as fit before k1; k is left at the first point not done.
+  template <int Pairs>
+  KOKKOS_INLINE_FUNCTION void vertex_pairs(const T* const* rows, const T* wab, T* to, int& k,
+                                           int k1, long long co) const {
+    T half[Pairs];
+    for (int p = 0; p < Pairs; ++p)
+      half[p] = wab[p] * T(0.5);
+    for (; k + 1 < k1; k += 2) {
+      const int m = static_cast<int>(((map.fine_origin[2] + k - 1) >> 1) - co);
+      T on = T(0), between = T(0);
+      for (int p = 0; p < Pairs; ++p) {
+        on += wab[p] * rows[p][m];
+        between += half[p] * rows[p][m];
+        between += half[p] * rows[p][m + 1];
+      }
+      to[k] = add ? to[k] + on : on;
+      to[k + 1] = add ? to[k + 1] + between : between;
     }
   }
 };
