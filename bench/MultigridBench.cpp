@@ -433,17 +433,27 @@ int main(int argc, char* argv[]) {
                                     hcart::jacobi::MultigridSettings::Agglomeration::None}}) {
         hcart::jacobi::Settings settings = poisson_multigrid(0);
         settings.multigrid.agglomeration = mode.rule;
-        const hcart::HierarchyOptions h = hcart::jacobi::hierarchy_options(settings.multigrid);
-        hcart::Decomposition* decomp_ptr = nullptr;
-        std::unique_ptr<hcart::Decomposition> decomp; // (an InputError where the ranks cannot nest)
-        try {
-          decomp = std::make_unique<hcart::Decomposition>(MPI_COMM_WORLD, hcart::nested_spec(cube(size), h));
-          decomp_ptr = decomp.get();
-        } catch (const hcart::InputError& e) {
-          if (root) std::printf("\n%s: %s\n", mode.name, e.what());
-          continue;
+        // Without agglomeration every level keeps every rank: as many levels as they can
+        // hold (one fewer after each InputError, which every rank sees).
+        std::unique_ptr<hcart::Decomposition> decomp;
+        std::unique_ptr<hcart::GridHierarchy> hierarchy;
+        while (!hierarchy) {
+          const hcart::HierarchyOptions h = hcart::jacobi::hierarchy_options(settings.multigrid);
+          try {
+            decomp = std::make_unique<hcart::Decomposition>(MPI_COMM_WORLD,
+                                                            hcart::nested_spec(cube(size), h));
+            hierarchy = std::make_unique<hcart::GridHierarchy>(*decomp, h);
+          } catch (const hcart::InputError& e) {
+            const int had = hcart::hierarchy_levels(cube(size), h);
+            if (mode.rule != hcart::jacobi::MultigridSettings::Agglomeration::None || had <= 2) {
+              if (root) std::printf("\n%s: %s\n", mode.name, e.what());
+              break;
+            }
+            settings.multigrid.levels = had - 1;
+          }
         }
-        const hcart::GridHierarchy levels(*decomp_ptr, h);
+        if (!hierarchy) continue;
+        const hcart::GridHierarchy& levels = *hierarchy;
         hcart::Timers timers;
         hcart::jacobi::Multigrid mg(levels, settings, timers);
         mg.cycles(1);
@@ -461,6 +471,10 @@ int main(int argc, char* argv[]) {
         const hcart::HaloCounters halo = mg.halo_counters();
         std::vector<long long> bytes(halo.bytes.begin(), halo.bytes.end());
         MPI_Allreduce(MPI_IN_PLACE, bytes.data(), static_cast<int>(bytes.size()), MPI_LONG_LONG,
+                      MPI_SUM, MPI_COMM_WORLD);
+        const hcart::TransferCounters& traffic = levels.transfer_counters();
+        std::vector<long long> moved(traffic.bytes.begin(), traffic.bytes.end());
+        MPI_Allreduce(MPI_IN_PLACE, moved.data(), static_cast<int>(moved.size()), MPI_LONG_LONG,
                       MPI_SUM, MPI_COMM_WORLD);
         if (root) {
           const auto c = stats(t);
@@ -487,6 +501,11 @@ int main(int argc, char* argv[]) {
           std::printf("  halo bytes by machine level (all ranks, %d cycles):", repeats + 1);
           for (std::size_t l = 0; l < bytes.size(); ++l)
             std::printf(" %s %lld", halo.level_names[l].c_str(), bytes[l]);
+          std::printf("\n  transfer bytes by machine level (gathers and scatters, all ranks, %d "
+                      "cycles):",
+                      repeats + 1);
+          for (std::size_t l = 0; l < moved.size(); ++l)
+            std::printf(" %s %lld", traffic.level_names[l].c_str(), moved[l]);
           std::printf("\n");
         }
       }
