@@ -87,15 +87,19 @@ TEST(Jacobi, TemporalBlockingIsBitwiseTheSameAsOneIterationPerPass) {
                           plain_run.field.size() * sizeof(double)),
               0);
   }
-  // Automatic: fused on one host rank without neighbours (planes of 14 x 23 fit any cache),
-  // whatever the number of threads, and with a periodic direction (a neighbour: itself)
-  // over a halo as deep in that direction; the field as with one iteration per pass. A
-  // device build has no wavefront: one per pass.
+  // Automatic: fused on one host rank without neighbours, and with a periodic direction (a
+  // neighbour: itself) over a halo as deep in that direction; the field as with one
+  // iteration per pass. The planes give every thread of the team its share between the
+  // wavefront's barriers (kWavefrontCellsPerThread) and fit any cache, whatever the number
+  // of threads. A device build has no wavefront: one per pass.
   jacobi::Settings s;
   s.boundary_values = {1.0, 0.25, -0.5, 0.75, 2.0, 0.125};
-  const SolverRun alone = run_blocked(one, spec, s, 0, 19);
+  GridSpec wide;
+  const long threads = std::max(1, host_threads());
+  wide.global_size = {6, 64, static_cast<int>(jacobi::kWavefrontCellsPerThread * threads / 64 + 3)};
+  const SolverRun alone = run_blocked(one, wide, s, 0, 19);
   EXPECT_EQ(alone.halo_width, (std::array<int, 3>{1, 1, 1})) << "no neighbour: one layer";
-  GridSpec periodic = spec;
+  GridSpec periodic = wide;
   periodic.periodic = {false, true, false};
   const SolverRun wrapped = run_blocked(one, periodic, s, 0, 19);
   const SolverRun wrapped_plain = run_blocked(one, periodic, s, 1, 19);
