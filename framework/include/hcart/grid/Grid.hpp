@@ -53,6 +53,10 @@ public:
   /// \throws hcart::InputError (on every rank) for a negative width or a block thinner
   /// than its halo where it has a neighbour.
   Grid(const Decomposition& decomp, const std::array<int, 3>& halo_width);
+  /// A Grid refers to its Decomposition, which must outlive it: a temporary does not
+  /// compile (tests/framework/compile/Lifetimes.cpp).
+  explicit Grid(Decomposition&&) = delete;
+  Grid(Decomposition&&, const std::array<int, 3>&) = delete;
 
   const Decomposition& decomposition() const noexcept { return *m_decomp; }
   /// \brief This rank's block: sizes, offsets, halo, and what lies across every side.

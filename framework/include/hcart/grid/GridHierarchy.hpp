@@ -1,6 +1,6 @@
 // hcart::GridHierarchy: the levels of a geometric multigrid. Each coarser level is derived
 // from the one above it, never planned afresh, so that every rank's block of a level nests
-// in its block of the level above (restriction needs no message); a level with too few
+// in its block of the level above (a cell-centred restriction needs no message); a level with too few
 // cells per rank moves onto fewer ranks, chosen through the machine hierarchy (the cores of
 // a node first, nodes only when a node's ranks hold too little), and hcart moves its data
 // there and back (docs/api-guide.md, "Grid hierarchies").
@@ -76,7 +76,7 @@ struct HierarchyOptions {
 /// \brief The number of levels `options` give for `spec` (levels = 0 resolved).
 /// \throws hcart::InputError naming the direction and sizes when a coarsened direction does
 /// not halve that often (cell-centred: its size divides by 2^(levels-1); vertex-centred:
-/// its size + 1 does), or levels < 0.
+/// its size + 1 is q 2^(levels-1) with q >= 2), or levels < 0.
 int hierarchy_levels(const GridSpec& spec, const HierarchyOptions& options);
 /// \brief The global size of level `level` (0: the spec's).
 std::array<std::int64_t, 3> hierarchy_level_size(const GridSpec& spec,
@@ -114,6 +114,8 @@ public:
   /// \throws hcart::InputError (on every rank) for options the spec cannot take, or blocks
   /// that do not nest (the message names the level, the direction and the sizes).
   GridHierarchy(const Decomposition& fine, const HierarchyOptions& options = {});
+  /// It refers to `fine`: a temporary Decomposition does not compile.
+  GridHierarchy(Decomposition&&, const HierarchyOptions& = {}) = delete;
   ~GridHierarchy();
   GridHierarchy(const GridHierarchy&) = delete;
   GridHierarchy& operator=(const GridHierarchy&) = delete;

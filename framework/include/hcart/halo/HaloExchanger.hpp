@@ -121,6 +121,8 @@ public:
   /// has cells in a direction with a neighbour; or a bad HCART_GPU_AWARE_MPI or
   /// HCART_HALO_STAGING.
   HaloExchanger(const Grid& grid, HaloMode mode = HaloMode::Faces, const HaloOptions& options = {});
+  /// It refers to its Grid: a temporary one does not compile.
+  HaloExchanger(Grid&&, HaloMode = HaloMode::Faces, const HaloOptions& = {}) = delete;
   /// \brief Completes an exchange still in flight.
   ~HaloExchanger();
   HaloExchanger(const HaloExchanger&) = delete;
@@ -162,12 +164,15 @@ public:
   /// on any rank, the ranks pass different numbers or types of fields, modes or widths, or a
   /// width is not possible.
   template <class... F>
-  HaloBinding bind(const F&... arguments) {
+  HaloBinding bind(const F&... arguments) & {
     HaloBinding binding;
     bind_fields(binding, impl::call_of({mode(), options().width}, arguments...),
                 impl::fields_of(arguments...));
     return binding;
   }
+  /// A binding refers to its exchanger: binding a temporary one does not compile.
+  template <class... F>
+  HaloBinding bind(const F&... arguments) && = delete;
   /// \brief True between start() and finish().
   bool in_flight() const noexcept;
 

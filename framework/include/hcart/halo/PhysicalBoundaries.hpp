@@ -132,6 +132,8 @@ public:
   /// \brief The physical sides of `grid`'s block (which must outlive this); Full mode fills
   /// edges and corners too.
   explicit PhysicalBoundaries(const Grid& grid, HaloMode mode = HaloMode::Faces);
+  /// It refers to its Grid: a temporary one does not compile.
+  explicit PhysicalBoundaries(Grid&&, HaloMode = HaloMode::Faces) = delete;
 
   /// \brief True when side `side` (0: low, 1: high) of direction `dir` is a physical
   /// boundary of this rank's block (no neighbour, no periodic wrap).

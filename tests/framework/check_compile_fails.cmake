@@ -1,0 +1,16 @@
+# Builds TARGET in BUILD and passes when the build fails with at least EXPECT errors that
+# name a deleted function (each misuse of tests/framework/compile/Lifetimes.cpp is one).
+#   cmake -DBUILD=<dir> -DTARGET=<target> -DEXPECT=<n> -P check_compile_fails.cmake
+cmake_minimum_required(VERSION 3.20)
+execute_process(COMMAND ${CMAKE_COMMAND} --build ${BUILD} --target ${TARGET}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(rc EQUAL 0)
+  message(FATAL_ERROR "${TARGET} compiled: a temporary was accepted where a reference is kept")
+endif()
+string(REGEX MATCHALL "deleted function" hits "${out}${err}")
+list(LENGTH hits n)
+if(n LESS EXPECT)
+  message("${out}${err}")
+  message(FATAL_ERROR "${TARGET}: ${n} errors naming a deleted function, expected ${EXPECT}")
+endif()
+message("${TARGET}: ${n} errors naming a deleted function, as expected")
