@@ -375,6 +375,27 @@ TEST(CartInterface, BadInputIsTheSameErrorOnEveryRank) {
                                    mdims, &cart),
             HCART_ERR_ARG);
   EXPECT_NE(last_message().find("0"), std::string::npos);
+  // Fixed dims that do not divide the ranks, in 2-D: the call named, the caller's two dims
+  // (not hcart's padded three).
+  const std::int64_t g2[2] = {250, 250};
+  int dims2[2] = {0, size + 1};
+  EXPECT_EQ(HCART_Cart_mesh_create(MPI_COMM_WORLD, 2, g2, halo, nullptr, periods, MPI_INFO_NULL,
+                                   dims2, &cart),
+            HCART_ERR_ARG);
+  EXPECT_EQ(last_message().rfind("HCART_Cart_mesh_create: fixed dims 0," + std::to_string(size + 1) +
+                                     " (product " + std::to_string(size + 1) + ") do not divide",
+                                 0),
+            0u)
+      << last_message();
+  // A mesh that cannot be split so: the planner's message, after the call's name.
+  const std::int64_t tiny[2] = {1, 1};
+  int dims3[2] = {0, 0};
+  if (size > 1) {
+    EXPECT_EQ(HCART_Cart_mesh_create(MPI_COMM_WORLD, 2, tiny, halo, nullptr, periods, MPI_INFO_NULL,
+                                     dims3, &cart),
+              HCART_ERR_ARG);
+    EXPECT_EQ(last_message().rfind("HCART_Cart_mesh_create: ", 0), 0u) << last_message();
+  }
   // The local call.
   int ldims[2] = {0, 0};
   EXPECT_EQ(HCART_Dims_create_weighted(0, 2, HCART_WEIGHTS_EQUAL, MPI_INFO_NULL, ldims),

@@ -111,8 +111,11 @@ case_detect() {
     fi
     ranks=$(total_ranks "$nodes" "$rpn")
     level=$(expected_node_level "$nodes" "$rpn")
-    head -n 1 "$log.machine" | grep -Fq "hcart-machine: $ranks ranks, machine $level " &&
-      head -n 1 "$log.machine" | grep -q "(detected)$" ||
+    # The tool's own line, wherever the launcher's warnings put it (a loaded machine once
+    # printed "plm:rsh: Warning: setpgid(...) failed" first).
+    local own
+    own=$(grep -m 1 '^hcart-machine: ' "$log.machine")
+    grep -Fq "hcart-machine: $ranks ranks, machine $level " <<<"$own" && grep -q "(detected)$" <<<"$own" ||
       { head -n 3 "$log.machine"; fail "hcart-machine did not detect $level ($nodes x $rpn, $map)"; }
     read -r -a node_of <<<"$(expected_nodes "$nodes" "$rpn" "$map")"
     for ((r = 0; r < ranks; r++)); do

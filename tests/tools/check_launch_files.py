@@ -61,19 +61,24 @@ def node_bytes(mesh, halo, dims, node_of_rank, elem=8):
 
 
 CASES = [
-    # mesh, halo, machine, dims, hosts, ranks per node
-    ([12, 20, 40], [1, 1, 1], "node:2 core:2", [2, 2, 1], ["a", "b"], [2, 2]),
+    # mesh, halo, machine, dims, hosts, ranks per node, the launch order kept
+    ([12, 20, 40], [1, 1, 1], "node:2 core:2", [2, 2, 1], ["a", "b"], [2, 2], False),
     ([256, 128, 64], [1, 1, 1], "node:4 socket:2 core:4", [8, 2, 2], ["n0", "n1", "n2", "n3"],
-     [8, 8, 8, 8]),
-    ([96, 96, 96], [2, 1, 1], "node:3 core:4", [3, 2, 2], ["x", "y", "z"], [4, 4, 4]),
-    ([100, 60, 30], [1, 1, 1], "node:[4,4,2] core:4", [5, 2, 1], ["p", "q", "r"], [4, 4, 2]),
+     [8, 8, 8, 8], False),
+    ([96, 96, 96], [2, 1, 1], "node:3 core:4", [3, 2, 2], ["x", "y", "z"], [4, 4, 4], False),
+    ([100, 60, 30], [1, 1, 1], "node:[4,4,2] core:4", [5, 2, 1], ["p", "q", "r"], [4, 4, 2], False),
+    # An uneven machine where no placement of the code's dims sends less than the launch
+    # order (strips: every placement cuts two node boundaries, the middle node's both; a
+    # real code's case sent 3.7% more before): the files keep it. With dims 4x2 they do not.
+    ([256, 256, 1], [1, 1, 0], "node:[3,3,2] core:3", [8, 1, 1], ["u", "v", "w"], [3, 3, 2], True),
+    ([256, 256, 1], [1, 1, 0], "node:[3,3,2] core:3", [4, 2, 1], ["u", "v", "w"], [3, 3, 2], False),
 ]
 
 
 def main():
     plan, scratch = sys.argv[1], sys.argv[2]
     os.makedirs(scratch, exist_ok=True)
-    for mesh, halo, machine, dims, hosts, per_node in CASES:
+    for mesh, halo, machine, dims, hosts, per_node, expect_kept in CASES:
         what = f"{machine}, dims {dims}"
         rankfile = os.path.join(scratch, "rankfile")
         hostfile = os.path.join(scratch, "hostfile")
@@ -86,9 +91,15 @@ def main():
             sys.exit(f"{what}: hcart-plan failed: {out.stderr}")
         m = re.search(r"across nodes (\d+) B per exchange \(busiest node (\d+) B\) with them, "
                       r"(\d+) B \(busiest node (\d+) B\) as launched", out.stdout)
-        if not m:
+        kept = re.search(r"no placement of these dims sends less than the launch order \(across "
+                         r"nodes (\d+) B per exchange, busiest node (\d+) B\), so the files keep "
+                         r"it", out.stdout)
+        if m:
+            printed = [int(x) for x in m.groups()]
+        elif kept:
+            printed = [int(x) for x in kept.groups()] * 2
+        else:
             sys.exit(f"{what}: no launch-file summary in:\n{out.stdout}")
-        printed = [int(x) for x in m.groups()]
         ranks = sum(per_node)
         node_of_rank, used = [], set()
         with open(rankfile) as f:
@@ -116,10 +127,14 @@ def main():
         if counted != printed:
             sys.exit(f"{what}: counted {counted} (with the files; as launched), "
                      f"hcart-plan printed {printed}")
-        # hcart's objective is the busiest node first: the total may grow (uneven nodes).
-        if counted[1] > counted[3]:
-            sys.exit(f"{what}: the files load the busiest node more than the launch order: "
-                     f"{counted}")
+        # Never worse than the launch order: the busiest node, then the total.
+        if (counted[1], counted[0]) > (counted[3], counted[2]):
+            sys.exit(f"{what}: the files send more than the launch order: {counted}")
+        if expect_kept != bool(kept):
+            sys.exit(f"{what}: expected the files to {'keep' if expect_kept else 'change'} the "
+                     f"launch order:\n{out.stdout}")
+        if kept and node_of_rank != launched:
+            sys.exit(f"{what}: the files keep the launch order, but place ranks elsewhere")
         print(f"{what}: across nodes {counted[0]} B (busiest {counted[1]} B) with the files, "
               f"{counted[2]} B (busiest {counted[3]} B) as launched")
     print("launch files: ok")

@@ -35,11 +35,13 @@ int main(int argc, char* argv[]) {
     CLI::App app{"hcart-machine: print the machine hierarchy hcart detects for the ranks it "
                  "runs on, and the decomposition it would plan there.",
                  "hcart-machine"};
-    std::string mesh_text = "512,512,512", halo_text = "1,1,1", machine_text;
+    std::string mesh_text = "512,512,512", halo_text, periodic_text, machine_text;
     std::string placement_text = "block";
     bool corners = false;
     app.add_option("--mesh", mesh_text, "global mesh sizes")->capture_default_str();
-    app.add_option("--halo", halo_text, "halo widths per direction")->capture_default_str();
+    app.add_option("--halo", halo_text, "halo widths per direction (default: 1 in each)");
+    app.add_option("--periodic", periodic_text,
+                   "periodic flags per direction, e.g. 0,0,1 (default: none)");
     app.add_option("--machine", machine_text,
                    "synthetic machine instead of detection, e.g. \"node:2 core:2\" "
                    "(default: $HCART_MACHINE, else detect)");
@@ -68,14 +70,23 @@ int main(int argc, char* argv[]) {
     hcart::Placement placement = hcart::Placement::Block;
     hcart::agree_on_errors(MPI_COMM_WORLD, [&] {
       request.mesh.global_size = parse_int_list("--mesh", mesh_text);
-      for (std::int64_t h : parse_int_list("--halo", halo_text)) {
-        HCART_REQUIRE(h >= 0 && h <= 1000000, "--halo: " << h << ", expected 0 to 1000000");
-        request.mesh.halo_width.push_back(static_cast<int>(h));
+      const std::size_t d = request.mesh.global_size.size();
+      auto expect_length = [d](const char* option, std::size_t n) {
+        HCART_REQUIRE(n == d, option << ": " << n << " values for a " << d
+                                     << "-dimensional mesh, expected " << d);
+      };
+      if (halo_text.empty()) {
+        request.mesh.halo_width.assign(d, 1);
+      } else {
+        for (std::int64_t h : parse_int_list("--halo", halo_text)) {
+          HCART_REQUIRE(h >= 0 && h <= 1000000, "--halo: " << h << ", expected 0 to 1000000");
+          request.mesh.halo_width.push_back(static_cast<int>(h));
+        }
       }
-      HCART_REQUIRE(request.mesh.halo_width.size() == request.mesh.global_size.size(),
-                    "--halo: " << request.mesh.halo_width.size() << " values for a "
-                               << request.mesh.global_size.size() << "-dimensional mesh");
-      request.mesh.periodic.assign(request.mesh.global_size.size(), false);
+      expect_length("--halo", request.mesh.halo_width.size());
+      request.mesh.periodic = periodic_text.empty() ? std::vector<bool>(d, false)
+                                                    : parse_bool_list("--periodic", periodic_text);
+      expect_length("--periodic", request.mesh.periodic.size());
       hcart::validate(request.mesh);
       placement = hcart::parse_placement(placement_text);
       HCART_REQUIRE(measure.max_unit_bytes >= measure.min_unit_bytes &&

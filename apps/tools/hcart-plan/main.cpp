@@ -22,6 +22,7 @@
 #include <hcart/mapping/Strategy.hpp>
 #include <hcart/mapping/TrafficModel.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 
@@ -42,7 +43,21 @@ void write_launch_files(const hcart::apps::PlanRequest& request,
   launched.strategy = hcart::Strategy::Weighted;
   const hcart::Plan as_launched =
       hcart::plan_decomposition(request.mesh, request.machine, launched);
-  const auto slots = hcart::apps::launch_slots(plan, request.machine);
+  const auto t = hcart::traffic_model(plan, request.machine, request.mesh, request.traffic);
+  const auto w = hcart::traffic_model(as_launched, request.machine, request.mesh, request.traffic);
+  // Never worse than the launch order: where hcart's placement of these dims does not send
+  // less (the busiest unit, then the total, level by level from the nodes down), the files
+  // keep the launch order.
+  auto better = [](const hcart::Traffic& a, const hcart::Traffic& b) {
+    for (std::size_t l = 0; l < a.levels.size() && l < b.levels.size(); ++l) {
+      if (a.levels[l].max_unit_bytes != b.levels[l].max_unit_bytes)
+        return a.levels[l].max_unit_bytes < b.levels[l].max_unit_bytes;
+      if (a.levels[l].bytes != b.levels[l].bytes) return a.levels[l].bytes < b.levels[l].bytes;
+    }
+    return false;
+  };
+  const bool placed_better = better(t, w);
+  const auto slots = hcart::apps::launch_slots(placed_better ? plan : as_launched, request.machine);
   auto write = [&](const std::string& path, const std::string& text) {
     if (path.empty() || !root) return;
     hcart::create_parent_directories(path, "hcart-plan");
@@ -54,8 +69,22 @@ void write_launch_files(const hcart::apps::PlanRequest& request,
   write(rankfile, hcart::apps::openmpi_rankfile(slots, hosts));
   write(hostfile, hcart::apps::host_per_rank_file(slots, hosts));
   if (!root) return;
-  const auto t = hcart::traffic_model(plan, request.machine, request.mesh, request.traffic);
-  const auto w = hcart::traffic_model(as_launched, request.machine, request.mesh, request.traffic);
+  // Open MPI refuses a slot a host does not have, and exits 1 without a word: say which.
+  std::int64_t slots_used = 0;
+  for (const auto& s : slots)
+    slots_used = std::max(slots_used, s.slot + 1);
+  if (!rankfile.empty())
+    report << "the rankfile names slots 0 to " << slots_used - 1
+           << ": each host needs a core for every rank it runs (Open MPI exits without a "
+              "message where a slot is missing)\n";
+  if (!placed_better) {
+    report << "launch files for a code on dims " << hcart::apps::join(request.dims, "x")
+           << " in world order: no placement of these dims sends less than the launch order "
+              "(across nodes "
+           << w.levels[0].bytes << " B per exchange, busiest node " << w.levels[0].max_unit_bytes
+           << " B), so the files keep it: they change nothing\n";
+    return;
+  }
   report << "launch files for a code on dims " << hcart::apps::join(request.dims, "x")
          << " in world order: across nodes " << t.levels[0].bytes
          << " B per exchange (busiest node " << t.levels[0].max_unit_bytes << " B) with them, "

@@ -105,9 +105,9 @@ void check_grid_arguments(const char* call, int ndims, const int* dims) {
                                      << ", expected 0 (free) or a positive count");
 }
 
-Request weighted_request(const char* call, int ranks, int ndims, const int* dims,
-                         const int* periods, const std::vector<double>& weights) {
-  // Checked before the mesh below exists: its cell counts are not the caller's.
+// The caller's fixed dims against the rank count, in the caller's words (before hcart pads
+// the dims to three directions, which its own message would show).
+void check_fixed_dims(const char* call, int ranks, int ndims, const int* dims) {
   std::int64_t fixed = 1;
   std::string list;
   for (int i = 0; i < ndims; ++i) {
@@ -116,6 +116,12 @@ Request weighted_request(const char* call, int ranks, int ndims, const int* dims
   }
   HCART_REQUIRE(ranks % fixed == 0, call << ": fixed dims " << list << " (product " << fixed
                                          << ") do not divide the " << ranks << " ranks");
+}
+
+Request weighted_request(const char* call, int ranks, int ndims, const int* dims,
+                         const int* periods, const std::vector<double>& weights) {
+  // Checked before the mesh below exists: its cell counts are not the caller's.
+  check_fixed_dims(call, ranks, ndims, dims);
   // The weights alone: a mesh of `ranks` cells per direction (every grid of `ranks` divides
   // it, so the blocks are even and the objective is the weights' own), halo 1.
   Request r;
@@ -132,8 +138,9 @@ Request weighted_request(const char* call, int ranks, int ndims, const int* dims
   return r;
 }
 
-Request mesh_request(const char* call, int ndims, const std::int64_t* sizes, const int* halos,
-                     const double* costs, const int* periods, const int* dims) {
+Request mesh_request(const char* call, int ranks, int ndims, const std::int64_t* sizes,
+                     const int* halos, const double* costs, const int* periods, const int* dims) {
+  check_fixed_dims(call, ranks, ndims, dims);
   HCART_REQUIRE(sizes != nullptr,
                 call << ": global_sizes is NULL, expected " << ndims << " values");
   HCART_REQUIRE(halos != nullptr, call << ": halo_widths is NULL, expected " << ndims << " values");
@@ -177,7 +184,9 @@ int run_and_report(const char* call, const std::function<int()>& body) {
     last_error.clear();
     return body();
   } catch (const InputError& e) {
-    return fail(HCART_ERR_ARG, e.what());
+    // Every message names the call (hcart's own, from the planner, gain it here).
+    const std::string what = e.what();
+    return fail(HCART_ERR_ARG, what.rfind(call, 0) == 0 ? what : std::string(call) + ": " + what);
   } catch (const std::exception& e) {
     return fail(HCART_ERR_INTERNAL, std::string(call) + ": " + e.what());
   } catch (...) {
@@ -264,7 +273,9 @@ extern "C" int HCART_Cart_mesh_create(MPI_Comm comm_old, int ndims, const int64_
                                       MPI_Comm* comm_cart) {
   const char* call = "HCART_Cart_mesh_create";
   return create_collectively(call, comm_old, ndims, dims, periods, info, comm_cart, [&] {
-    return mesh_request(call, ndims, global_sizes, halo_widths, cost_factors, periods, dims);
+    int size = 1;
+    HCART_MPI_CHECK(MPI_Comm_size(comm_old, &size));
+    return mesh_request(call, size, ndims, global_sizes, halo_widths, cost_factors, periods, dims);
   });
 }
 

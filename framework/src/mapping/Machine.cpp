@@ -245,13 +245,24 @@ Machine Machine::with_node_ranks(const std::vector<std::int64_t>& node_ranks,
   levels.insert(levels.end(), inner.begin(), inner.end());
   check_names(levels);
   const std::int64_t whole = product_up_to(inner, uneven_max_ranks);
+  // Without a finer level a node holds one rank: the fix is to name one.
+  const auto finer_needed = [&] {
+    std::string list;
+    std::int64_t largest = 1;
+    for (std::size_t u = 0; u < node_ranks.size(); ++u) {
+      list += (u > 0 ? "," : "") + std::to_string(node_ranks[u]);
+      largest = std::max(largest, node_ranks[u]);
+    }
+    return " (no finer level holds them: name one, e.g. '" + node_level + ":[" + list +
+           "] core:" + std::to_string(largest) + "')";
+  };
   std::int64_t total = 0;
   for (std::size_t u = 0; u < node_ranks.size(); ++u) {
     const std::int64_t n = node_ranks[u];
     HCART_REQUIRE(n >= 1 && n <= whole,
                   "hcart::Machine: " << node_level << " " << u << " holds " << n
                                      << " ranks, expected 1 to " << whole
-                                     << (inner.empty() ? std::string(" (no finer level)")
+                                     << (inner.empty() ? finer_needed()
                                                        : " (a whole " + node_level + ")"));
     total += n;
     HCART_REQUIRE(total <= uneven_max_ranks, "hcart::Machine: more than "
