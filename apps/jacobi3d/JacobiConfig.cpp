@@ -6,6 +6,7 @@
 #include <hcart/grid/GridHierarchy.hpp>
 
 #include <algorithm>
+#include <sstream>
 
 namespace hcart::jacobi {
 
@@ -148,18 +149,29 @@ Config read_config(const Deck& deck) {
                                       << ": [mesh] periodic: the multigrid solver's levels have "
                                          "Dirichlet boundaries, expected no periodic direction");
     }
-    // The hierarchy must fit the mesh: said by the key that sizes it.
+    // The hierarchy must fit the mesh: said by the key that sizes it. With levels = 0 a mesh
+    // that does not halve would give one level, each "cycle" only smoother sweeps: an error.
+    const char* rule = " (vertex-centred levels need n + 1 = q 2^(levels - 1) with q >= 2: "
+                       "63, 127, 255 points ...)";
+    int resolved = 0;
     try {
       HierarchyOptions h;
       h.levels = static_cast<int>(mg.levels);
       h.centering = LevelCentering::Vertex;
       h.min_size = 1;
-      (void)hierarchy_levels(c.spec, h);
+      resolved = hierarchy_levels(c.spec, h);
     } catch (const InputError& e) {
       const bool levels = deck.given("multigrid", "levels");
       throw InputError(deck.where(levels ? "multigrid" : "mesh", levels ? "levels" : "size") +
-                       (levels ? ": [multigrid] levels: " : ": [mesh] size: ") + e.what() + " (vertex-centred levels need n + 1 divisible by " +
-                       "2^(levels - 1): 63, 127, 255 points ...)");
+                       (levels ? ": [multigrid] levels: " : ": [mesh] size: ") + e.what() + rule);
+    }
+    if (resolved < 2) {
+      std::ostringstream points;
+      points << c.spec.global_size[0] << "x" << c.spec.global_size[1] << "x"
+             << c.spec.global_size[2];
+      throw InputError(deck.where("mesh", "size") + ": [mesh] size: " + points.str() +
+                       " points do not halve into a coarser level in some direction, and the "
+                       "multigrid solver needs at least 2 levels" + rule);
     }
   }
   if (c.settings.problem == Problem::Poisson) {

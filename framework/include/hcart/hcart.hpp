@@ -2,10 +2,17 @@
 // collective validation, timers, grids, decompositions, fields and loops, halo exchanges,
 // physical boundaries, decks and field files.
 //
-// Expert headers stay includable on their own: the planner (hcart/mapping/*), the machine
-// (hcart/topology/*), the halo plan (hcart/halo/HaloPlan.hpp), MPI_Dims_create's baseline
-// (hcart/grid/MpiDims.hpp), the device-MPI decision (hcart/core/DeviceAwareMpi.hpp), the
-// checking macros (hcart/core/MpiCheck.hpp) and host clones (hcart/core/HostClones.hpp).
+// Expert headers are includable on their own. Some come in through the user API because
+// its headers need them: hcart/mapping/Machine.hpp, Plan.hpp, PlanCost.hpp, Strategy.hpp,
+// TimeModel.hpp, TrafficModel.hpp and Mesh.hpp (through grid/Decomposition.hpp,
+// grid/GridSpec.hpp, grid/ExchangePrediction.hpp and io/MachineFile.hpp),
+// hcart/mapping/Agglomeration.hpp (through grid/GridHierarchy.hpp), the halo plan
+// hcart/halo/HaloPlan.hpp (through halo/HaloExchanger.hpp and halo/PhysicalBoundaries.hpp)
+// and the checking macros hcart/core/MpiCheck.hpp (through grid/FieldChecks.hpp and
+// grid/Reductions.hpp). This header does not include the others: hcart/mapping/Blocks.hpp
+// and Factorize.hpp, the planner (hcart/grid/Planner.hpp), the machine (hcart/topology/*),
+// MPI_Dims_create's baseline (hcart/grid/MpiDims.hpp), the device-MPI decision
+// (hcart/core/DeviceAwareMpi.hpp) and host clones (hcart/core/HostClones.hpp).
 // Application helpers that bring CLI11 — hcart::CommandLine and the [decomposition] deck
 // table — are in hcart/app/ (target hcart::app, find_package(hcart COMPONENTS app)).
 #pragma once

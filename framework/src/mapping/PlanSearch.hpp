@@ -66,7 +66,8 @@ struct SearchContext {
   std::vector<std::int64_t> caps;
   /// Per direction: 0 = free, > 0 = the dim must be exactly this.
   std::vector<std::int64_t> fixed;
-  /// Node regions are searched for 3 to this many nodes (PlanOptions::region_search_nodes).
+  /// Node regions are searched for at most this many nodes, at least 3 on an even machine
+  /// (PlanOptions::region_search_nodes).
   std::int64_t region_search_nodes = 64;
 
   int dims() const { return problem.dims; }
@@ -102,7 +103,9 @@ struct Candidate {
 /// MPI_Dims_create does.
 int compare_candidates(const Candidate& a, const Candidate& b);
 
-/// The most boxes the node-region search may visit over all process grids of one plan.
+/// The most boxes the node-region search may visit over all process grids of one search (the
+/// objective's); with a machine file each process grid the time model then weighs is searched
+/// alone, with a budget of its own.
 inline constexpr std::int64_t region_search_max_boxes = 20000;
 
 /// Node regions are searched on uneven machines of at most this many kinds of node (a box

@@ -69,9 +69,9 @@ struct PlanOptions {
   /// MPI_Dims_create's, so that the default is never worse than the mpi strategy on a block
   /// launch).
   std::vector<std::vector<std::int64_t>> run_dims;
-  /// Node regions (guillotine partitions) are searched on machines of 3 to this many nodes,
-  /// within a budget of boxes (docs/algorithms.md, 'Where the search stops'); 0 leaves them
-  /// out.
+  /// Node regions (guillotine partitions) are searched on machines of at most this many
+  /// nodes (an even machine: at least 3), within a budget of boxes (docs/algorithms.md,
+  /// 'Where the search stops'); 0 leaves them out.
   std::int64_t region_search_nodes = 64;
 };
 
@@ -86,8 +86,8 @@ struct NodeRegion {
   std::vector<std::int64_t> origin; ///< first process coordinate per direction
   std::vector<std::int64_t> extent; ///< process coordinates per direction
   /// The factors of the finer levels (1 .. L-1) inside the box; their product is extent.
-  /// Empty on a machine of several levels: the node's ranks in block order
-  /// (Machine::block_number) take positions run_offset, run_offset + 1, ... of the box's
+  /// Empty where the node's ranks are placed as a run: in block order
+  /// (Machine::block_number) they take positions run_offset, run_offset + 1, ... of the box's
   /// row-major order (a node uneven inside, or nodes sharing a box).
   std::vector<std::vector<std::int64_t>> level_factors;
   /// The row-major order's directions, slowest first (empty: 0, 1, ..., the last fastest).
