@@ -79,6 +79,7 @@ std::vector<PlanOutcome> plan_all(const PlanRequest& request) {
     options.weights = request.weights;
     options.traffic = request.traffic;
     options.timings = request.timings;
+    options.equal_blocks = request.equal_blocks;
     try {
       outcome.plan = plan_decomposition(request.mesh, request.machine, options);
     } catch (const InputError& e) {
@@ -119,7 +120,8 @@ void print_table(std::ostream& out, const PlanRequest& request,
       << "machine " << request.machine.to_string() << " (" << to_string(request.machine.placement())
       << ", " << request.machine.source() << "), " << request.machine.ranks() << " ranks, "
       << request.traffic.elem_bytes << " B per cell, "
-      << (request.traffic.corners ? "faces, edges and corners" : "faces only") << "\n\n";
+      << (request.traffic.corners ? "faces, edges and corners" : "faces only")
+      << (request.equal_blocks ? ", equal blocks only" : "") << "\n\n";
 
   std::vector<std::string> header = {"strategy"};
   for (const auto& o : outcomes)
@@ -236,6 +238,7 @@ nlohmann::json to_json(const PlanRequest& request, const std::vector<PlanOutcome
   doc["weights"] = weights_of(request);
   doc["elem_bytes"] = request.traffic.elem_bytes;
   doc["corners"] = request.traffic.corners;
+  doc["equal_blocks"] = request.equal_blocks;
   json levels = json::array();
   for (const auto& level : request.machine.levels()) {
     levels.push_back({{"name", level.name}, {"size", level.size}});

@@ -25,6 +25,7 @@ struct PlanRequest {
   std::vector<std::int64_t> dims; ///< fixed dims (0 = free)
   TrafficOptions traffic;
   std::optional<MachineTimings> timings; ///< a machine file's figures: predict exchange times
+  bool equal_blocks = false;             ///< only dims that divide the mesh (PlanOptions)
 };
 
 struct PlanOutcome {

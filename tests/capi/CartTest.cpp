@@ -8,6 +8,7 @@
 #include "WorldRanks.hpp"
 
 #include <hcart/cart.h>
+#include <hcart/core/Error.hpp>
 #include <hcart/grid/Decomposition.hpp>
 
 #include <gtest/gtest.h>
@@ -382,8 +383,9 @@ TEST(CartInterface, BadInputIsTheSameErrorOnEveryRank) {
   EXPECT_EQ(HCART_Cart_mesh_create(MPI_COMM_WORLD, 2, g2, halo, nullptr, periods, MPI_INFO_NULL,
                                    dims2, &cart),
             HCART_ERR_ARG);
-  EXPECT_EQ(last_message().rfind("HCART_Cart_mesh_create: fixed dims 0," + std::to_string(size + 1) +
-                                     " (product " + std::to_string(size + 1) + ") do not divide",
+  EXPECT_EQ(last_message().rfind("HCART_Cart_mesh_create: fixed dims 0," +
+                                     std::to_string(size + 1) + " (product " +
+                                     std::to_string(size + 1) + ") do not divide",
                                  0),
             0u)
       << last_message();
@@ -401,6 +403,81 @@ TEST(CartInterface, BadInputIsTheSameErrorOnEveryRank) {
   EXPECT_EQ(HCART_Dims_create_weighted(0, 2, HCART_WEIGHTS_EQUAL, MPI_INFO_NULL, ldims),
             HCART_ERR_ARG);
   EXPECT_NE(last_message().find("nnodes = 0, expected at least 1"), std::string::npos);
+}
+
+// hcart_equal_blocks: a code that requires blocks of one size gets dims that divide its
+// mesh (250x30 cells: 4 ranks give 4x1 by default, 2x2 with the key), in the places a
+// Decomposition with DecompositionOptions::equal_blocks gives, under every strategy; where
+// no grid of the ranks divides the mesh (8 ranks: 250 and 30 hold one factor 2 each) every
+// rank returns the same error; a value other than true, false, 1 or 0 is refused.
+TEST(CartInterface, EqualBlocksInfoKey) {
+  const int size = world_size();
+  const std::int64_t g[2] = {250, 30};
+  const int halo[2] = {1, 1}, periods[2] = {0, 0};
+  bool exists = false;
+  for (int a = 1; a <= size; ++a)
+    exists = exists || (size % a == 0 && g[0] % a == 0 && g[1] % (size / a) == 0);
+  const std::string machine = "node:" + std::to_string(size);
+  for (const char* strategy : {"hierarchical", "weighted", "levelwise", "mpi"}) {
+    SCOPED_TRACE(strategy);
+    Info info(
+        {{"hcart_equal_blocks", "true"}, {"hcart_strategy", strategy}, {"hcart_machine", machine}});
+    int dims[2] = {0, 0};
+    MPI_Comm cart = MPI_COMM_NULL;
+    const int rc = HCART_Cart_mesh_create(MPI_COMM_WORLD, 2, g, halo, nullptr, periods, info.info,
+                                          dims, &cart);
+    if (!exists) {
+      EXPECT_EQ(rc, HCART_ERR_ARG);
+      EXPECT_NE(last_message().find("equal blocks: "), std::string::npos) << last_message();
+      continue;
+    }
+    hcart::GridSpec spec;
+    spec.global_size = {g[0], g[1], 1};
+    spec.halo_width = {1, 1, 0};
+    hcart::DecompositionOptions options;
+    options.strategy = hcart::parse_strategy(strategy);
+    options.machine = machine;
+    options.equal_blocks = true;
+    if (std::string(strategy) == "mpi") {
+      // MPI_Dims_create's grid stands or the call fails, as the C++ API does.
+      bool divides = true;
+      try {
+        const hcart::Decomposition d(MPI_COMM_WORLD, spec, options);
+      } catch (const hcart::InputError&) {
+        divides = false;
+      }
+      EXPECT_EQ(rc, divides ? HCART_SUCCESS : HCART_ERR_ARG) << last_message();
+      if (rc == HCART_SUCCESS) MPI_Comm_free(&cart);
+      continue;
+    }
+    ASSERT_EQ(rc, HCART_SUCCESS) << last_message();
+    EXPECT_EQ(dims[0] * dims[1], size);
+    EXPECT_EQ(g[0] % dims[0], 0) << dims[0] << "x" << dims[1];
+    EXPECT_EQ(g[1] % dims[1], 0) << dims[0] << "x" << dims[1];
+    const hcart::Decomposition d(MPI_COMM_WORLD, spec, options);
+    EXPECT_EQ((std::array<int, 3>{dims[0], dims[1], 1}), d.dims());
+    EXPECT_EQ(place_in(cart, 2).rank, d.rank());
+    MPI_Comm_free(&cart);
+  }
+  if (size == 4) {
+    // Without the key: 4x1, which the code cannot use.
+    Info info({{"hcart_machine", machine}});
+    int dims[2] = {0, 0};
+    MPI_Comm cart = MPI_COMM_NULL;
+    ASSERT_EQ(HCART_Cart_mesh_create(MPI_COMM_WORLD, 2, g, halo, nullptr, periods, info.info, dims,
+                                     &cart),
+              HCART_SUCCESS);
+    EXPECT_EQ(dims[0], 4);
+    MPI_Comm_free(&cart);
+  }
+  Info bad({{"hcart_equal_blocks", "yes"}});
+  int dims[2] = {0, 0};
+  MPI_Comm cart = MPI_COMM_NULL;
+  EXPECT_EQ(
+      HCART_Cart_mesh_create(MPI_COMM_WORLD, 2, g, halo, nullptr, periods, bad.info, dims, &cart),
+      HCART_ERR_ARG);
+  EXPECT_EQ(last_message(), "HCART_Cart_mesh_create: info hcart_equal_blocks = 'yes': expected "
+                            "true, false, 1 or 0");
 }
 
 // A bad argument on one rank only: every rank returns the error, none hangs, and the

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <random>
 #include <set>
 
@@ -226,5 +227,107 @@ TEST(Plan, HierarchicalTrafficIsTheSameForBlockAndRoundRobin) {
     const auto wb = hcart::traffic_model(hcart::make_plan(mesh, block, weighted), block, mesh);
     const auto wr = hcart::traffic_model(hcart::make_plan(mesh, rr, weighted), rr, mesh);
     EXPECT_GT(wr.levels[0].bytes, wb.levels[0].bytes) << text;
+  }
+}
+
+// Equal blocks (PlanOptions::equal_blocks): only process grids whose dims divide the mesh.
+// Against brute force over every grid of the ranks: a plan exists exactly where such a grid
+// does within the cut bounds (else an error naming the mesh); its dims divide the mesh; the
+// weighted strategy reaches the least weighted sum among them, and the default's objective
+// is at or below every dividing grid's in world order (its cost counted by the traffic
+// model).
+TEST(Plan, EqualBlocksOnlyGridsThatDivideTheMesh) {
+  const std::vector<Mesh> meshes = {Mesh{{250, 250, 1}, {1, 1, 0}, {false, false, false}, {}},
+                                    Mesh{{96, 60, 35}, {1, 1, 1}, {false, true, false}, {}},
+                                    Mesh{{64, 48, 20}, {2, 1, 1}, {true, false, false}, {}},
+                                    Mesh{{49, 121, 9}, {1, 1, 1}, {false, false, false}, {}}};
+  const std::vector<const char*> machines = {
+      "node:4",        "node:2 core:2",          "node:2 core:3",       "rank:7",
+      "node:3 core:2", "node:2 socket:2 core:2", "node:[3,3,2] core:3", "node:3 core:3"};
+  int feasible = 0, refused = 0;
+  for (const Mesh& mesh : meshes) {
+    const std::vector<std::int64_t> bounds = hcart::cut_bounds(mesh);
+    const std::vector<double> w = hcart::communication_weights(mesh);
+    for (const char* text : machines) {
+      const Machine m = Machine::parse(text);
+      const std::int64_t n = m.ranks();
+      std::vector<std::vector<std::int64_t>> dividing;
+      for (std::int64_t a = 1; a <= n; ++a) {
+        for (std::int64_t b = 1; a * b <= n; ++b) {
+          if (n % (a * b) != 0) continue;
+          const std::vector<std::int64_t> g{a, b, n / (a * b)};
+          bool ok = true;
+          for (int i = 0; i < 3; ++i)
+            ok = ok && g[i] <= bounds[i] && mesh.global_size[i] % g[i] == 0;
+          if (ok) dividing.push_back(g);
+        }
+      }
+      const std::string what = std::string(text) + " on " + std::to_string(mesh.global_size[0]) +
+                               "x" + std::to_string(mesh.global_size[1]) + "x" +
+                               std::to_string(mesh.global_size[2]);
+      for (Strategy s : {Strategy::Weighted, Strategy::Levelwise, Strategy::Hierarchical}) {
+        PlanOptions o;
+        o.strategy = s;
+        o.equal_blocks = true;
+        if (dividing.empty()) {
+          try {
+            hcart::make_plan(mesh, m, o);
+            ADD_FAILURE() << what << ": a plan without a dividing grid";
+          } catch (const hcart::InputError& e) {
+            EXPECT_NE(std::string(e.what()).find("equal blocks: no process grid of " +
+                                                 std::to_string(n) + " ranks divides the mesh"),
+                      std::string::npos)
+                << e.what();
+          }
+          ++refused;
+          continue;
+        }
+        if (s == Strategy::Levelwise && !m.even()) continue; // one level: the weighted rule
+        const Plan plan = hcart::make_plan(mesh, m, o);
+        ASSERT_NE(std::find(dividing.begin(), dividing.end(), plan.dims), dividing.end())
+            << what << ", " << hcart::to_string(s) << ": dims " << plan.dims[0] << "x"
+            << plan.dims[1] << "x" << plan.dims[2];
+        if (s == Strategy::Weighted) {
+          double least = std::numeric_limits<double>::infinity();
+          for (const auto& g : dividing)
+            least = std::min(least, w[0] * g[0] + w[1] * g[1] + w[2] * g[2]);
+          EXPECT_DOUBLE_EQ(w[0] * plan.dims[0] + w[1] * plan.dims[1] + w[2] * plan.dims[2], least)
+              << what;
+        }
+        if (s == Strategy::Hierarchical) {
+          const auto cost_of = [&](const Plan& p) {
+            return hcart::plan_cost(hcart::traffic_model(p, m, mesh, o.traffic));
+          };
+          EXPECT_EQ(hcart::compare(cost_of(plan), plan.cost), 0) << what;
+          for (const auto& g : dividing) {
+            const Plan world = hcart::plan_from_dims(Strategy::Weighted, g, m);
+            EXPECT_LE(hcart::compare(plan.cost, cost_of(world)), 0)
+                << what << ": world order on " << g[0] << "x" << g[1] << "x" << g[2] << " beats "
+                << hcart::to_string(plan.cost);
+          }
+        }
+        ++feasible;
+      }
+    }
+  }
+  EXPECT_GT(feasible, 40);
+  EXPECT_GT(refused, 3);
+  // 250x250 on 20 ranks: 5x4 by default (250 / 4 is not whole), 10x2 with equal blocks.
+  const Mesh code{{250, 250, 1}, {1, 1, 0}, {false, false, false}, {}};
+  const Machine twenty = Machine::parse("node:20");
+  EXPECT_EQ(hcart::make_plan(code, twenty, {}).dims, (std::vector<std::int64_t>{5, 4, 1}));
+  PlanOptions equal;
+  equal.equal_blocks = true;
+  EXPECT_EQ(hcart::make_plan(code, twenty, equal).dims, (std::vector<std::int64_t>{10, 2, 1}));
+  // A fixed dim that does not divide its direction is named.
+  equal.dims = {4, 0, 0};
+  try {
+    hcart::make_plan(code, twenty, equal);
+    ADD_FAILURE() << "fixed dims 4,0,0 on 250 cells";
+  } catch (const hcart::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("equal blocks: dims[0] = 4 does not divide direction "
+                                         "0's 250 cells"),
+              std::string::npos)
+        << e.what();
   }
 }

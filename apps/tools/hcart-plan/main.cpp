@@ -104,7 +104,7 @@ int main(int argc, char* argv[]) {
     std::string machine_file;
     std::string placement_text = "block", strategy_text = "all", dims_text;
     int elem_bytes = 8;
-    bool corners = false, json = false;
+    bool corners = false, json = false, equal_blocks = false;
     // --mesh and --machine are required, checked after the values given were read: a value
     // that cannot be read is the first thing to say, not another option's absence.
     app.add_option("--mesh", mesh_text, "global mesh sizes, e.g. 2048,1024,512 (required)");
@@ -129,6 +129,8 @@ int main(int argc, char* argv[]) {
     app.add_option("--dims", dims_text, "fixed dims per direction, 0 = free");
     app.add_option("--elem-bytes", elem_bytes, "bytes per cell")->capture_default_str();
     app.add_flag("--corners", corners, "count edge and corner messages too (HaloMode::Full)");
+    app.add_flag("--equal-blocks", equal_blocks,
+                 "only process grids whose dims divide the mesh (blocks of one size)");
     app.add_flag("--json", json, "write JSON (docs/plan-json.md) instead of the table");
     std::string rankfile, hostfile, hosts_text;
     app.add_option("--rankfile", rankfile,
@@ -186,6 +188,7 @@ int main(int argc, char* argv[]) {
       }
       HCART_REQUIRE(elem_bytes >= 1, "--elem-bytes: " << elem_bytes << ", expected >= 1");
       request.traffic = {elem_bytes, corners};
+      request.equal_blocks = equal_blocks;
       request.machine = hcart::Machine::parse(machine_text, hcart::parse_placement(placement_text));
       if (!dims_text.empty()) {
         request.dims = parse_int_list("--dims", dims_text);

@@ -22,6 +22,9 @@
  *   hcart_machine    a synthetic machine, e.g. "node:4 socket:2 core:8" or "node:[4,4,2]"
  *                    (default: $HCART_MACHINE, else the machine detected from comm_old)
  *   hcart_placement  block (default) or round-robin: how a synthetic machine numbers ranks
+ *   hcart_equal_blocks  true or false (default): HCART_Cart_mesh_create considers only
+ *                    grids whose dims divide global_sizes (blocks of one size), and fails
+ *                    where the ranks have none (the weighted calls' grids always do)
  *
  * Errors: every call returns HCART_SUCCESS or an error code, never aborts; a collective
  * call returns the same code on every rank of comm_old (a bad argument on one rank is an

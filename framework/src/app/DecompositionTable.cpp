@@ -19,6 +19,8 @@ void add_decomposition_keys(DeckSchema& s) {
   s.add("decomposition", "placement", DeckType::String, "\"block\"",
         "rank numbering of a synthetic machine")
       .one_of({"block", "round-robin"});
+  s.add("decomposition", "equal_blocks", DeckType::Boolean, "false",
+        "only process grids whose dims divide the mesh (blocks of one size)");
 }
 
 DecompositionOptions read_decomposition(const Deck& deck) {
@@ -33,6 +35,7 @@ DecompositionOptions read_decomposition(const Deck& deck) {
   }
   o.machine = deck.string("decomposition", "machine");
   o.placement = parse_placement(deck.string("decomposition", "placement"));
+  o.equal_blocks = deck.boolean("decomposition", "equal_blocks");
   return o;
 }
 
@@ -70,11 +73,13 @@ Decomposition decompose(MPI_Comm comm, const GridSpec& spec, const Decomposition
     const std::string strategy_at = strategy == asked
                                         ? at("decomposition", "strategy")
                                         : " (this run's; the deck asks for \"" + asked + "\")";
-    InputError named(std::string(e.what()) + "; set by [decomposition] strategy = \"" + strategy +
-                     "\"" + strategy_at + ", dims = " + list(options.dims) +
-                     at("decomposition", "dims") + ", machine = \"" + options.machine + "\"" +
-                     at("decomposition", "machine") + mesh + ", for the " + std::to_string(ranks) +
-                     " ranks of the run");
+    InputError named(
+        std::string(e.what()) + "; set by [decomposition] strategy = \"" + strategy + "\"" +
+        strategy_at + ", dims = " + list(options.dims) + at("decomposition", "dims") +
+        ", machine = \"" + options.machine + "\"" + at("decomposition", "machine") +
+        (options.equal_blocks ? ", equal_blocks = true" + at("decomposition", "equal_blocks")
+                              : std::string()) +
+        mesh + ", for the " + std::to_string(ranks) + " ranks of the run");
     named.set_collective(true);
     throw named;
   }

@@ -73,9 +73,19 @@ void read_info(const char* call, MPI_Info info, DecompositionOptions& options) {
         options.machine = value;
       } else if (name == "hcart_placement") {
         options.placement = parse_placement(value);
+      } else if (name == "hcart_equal_blocks") {
+        if (value == "true" || value == "1") {
+          options.equal_blocks = true;
+        } else if (value == "false" || value == "0") {
+          options.equal_blocks = false;
+        } else {
+          throw InputError("info hcart_equal_blocks = '" + value +
+                           "': expected true, false, 1 or 0");
+        }
       } else {
         throw InputError("info key '" + name +
-                         "': expected hcart_strategy, hcart_machine or hcart_placement");
+                         "': expected hcart_strategy, hcart_machine, hcart_placement or "
+                         "hcart_equal_blocks");
       }
     } catch (const InputError& e) {
       throw InputError(std::string(call) + ": " + e.what());

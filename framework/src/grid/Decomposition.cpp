@@ -34,6 +34,7 @@ PlanOptions plan_options_of(const DecompositionOptions& options) {
   plan_options.weights = options.weights;
   plan_options.traffic = options.traffic;
   plan_options.timings = options.timings;
+  plan_options.equal_blocks = options.equal_blocks;
   return plan_options;
 }
 

@@ -34,9 +34,11 @@ factorize_filtered(std::int64_t n, const std::vector<double>& weights,
                    const std::vector<std::int64_t>& bounds,
                    const std::vector<bool>& counts_for_spread, const FactorFilter& accept);
 
-/// True if n can be written as a product of factors with factor_i <= bounds[i] and
-/// factor_i == exact[i] where exact[i] > 0.
+/// True if n can be written as a product of factors with factor_i <= bounds[i],
+/// factor_i == exact[i] where exact[i] > 0, and factor_i dividing divides[i] where
+/// divides[i] > 0 (divides empty: no such constraint).
 bool factorizable(std::int64_t n, const std::vector<std::int64_t>& bounds,
-                  const std::vector<std::int64_t>& exact);
+                  const std::vector<std::int64_t>& exact,
+                  const std::vector<std::int64_t>& divides = {});
 
 } // namespace hcart::impl

@@ -399,15 +399,19 @@ factorize_filtered(std::int64_t n, const std::vector<double>& weights,
 }
 
 bool factorizable(std::int64_t n, const std::vector<std::int64_t>& bounds,
-                  const std::vector<std::int64_t>& exact) {
+                  const std::vector<std::int64_t>& exact,
+                  const std::vector<std::int64_t>& divides) {
+  auto divisor_of = [&](std::size_t i) { return divides.empty() ? 0 : divides[i]; };
   std::int64_t rest = n;
-  std::vector<std::int64_t> free_bounds;
+  std::vector<std::int64_t> free_bounds, free_divides;
   for (std::size_t i = 0; i < bounds.size(); ++i) {
     if (exact[i] > 0) {
       if (exact[i] > bounds[i] || rest % exact[i] != 0) return false;
+      if (divisor_of(i) > 0 && divisor_of(i) % exact[i] != 0) return false;
       rest /= exact[i];
     } else {
       free_bounds.push_back(bounds[i]);
+      free_divides.push_back(divisor_of(i));
     }
   }
   if (free_bounds.empty()) return rest == 1;
@@ -424,10 +428,13 @@ bool factorizable(std::int64_t n, const std::vector<std::int64_t>& bounds,
     if (j == primes.size()) return true;
     for (std::size_t s = 0; s < load.size(); ++s) {
       if (load[s] * primes[j] > free_bounds[s]) continue;
-      // Directions with the same load are interchangeable: try only the first of them.
+      if (free_divides[s] > 0 && free_divides[s] % (load[s] * primes[j]) != 0) continue;
+      // Directions with the same load and limits are interchangeable: try only the first.
       bool seen = false;
       for (std::size_t t = 0; t < s; ++t) {
-        if (load[t] == load[s] && free_bounds[t] == free_bounds[s]) seen = true;
+        if (load[t] == load[s] && free_bounds[t] == free_bounds[s] &&
+            free_divides[t] == free_divides[s])
+          seen = true;
       }
       if (seen) continue;
       load[s] *= primes[j];

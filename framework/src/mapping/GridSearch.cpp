@@ -24,6 +24,7 @@ bool SearchContext::admits(const std::vector<std::int64_t>& d) const {
   std::int64_t product = 1;
   for (int i = 0; i < dims(); ++i) {
     if (d[i] < 1 || d[i] > caps[i] || (fixed[i] > 0 && d[i] != fixed[i])) return false;
+    if (!divides.empty() && divides[i] > 0 && divides[i] % d[i] != 0) return false;
     product *= d[i];
   }
   return product == ranks;

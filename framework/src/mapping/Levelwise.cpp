@@ -18,11 +18,13 @@
 namespace hcart::impl {
 
 // Splits dims over the machine levels, coarse first, optimising each level in turn.
-// `fixed[i] > 0`: the product over levels must be exactly fixed[i].
+// `fixed[i] > 0`: the product over levels must be exactly fixed[i]; `divides[i] > 0`: it
+// must divide divides[i] (equal blocks; empty: no such constraint).
 std::vector<std::vector<std::int64_t>> levelwise_factors(const std::vector<double>& weights,
                                                          const std::vector<std::int64_t>& bounds,
                                                          const std::vector<std::int64_t>& fixed,
-                                                         const Machine& machine) {
+                                                         const Machine& machine,
+                                                         const std::vector<std::int64_t>& divides) {
   const std::size_t d = weights.size();
   const auto& levels = machine.levels();
   std::vector<std::int64_t> cumulative(d, 1);
@@ -44,9 +46,18 @@ std::vector<std::vector<std::int64_t>> levelwise_factors(const std::vector<doubl
       level_bound[i] = fixed[i] > 0 ? fixed[i] / cumulative[i] : bounds[i] / cumulative[i];
     }
     // The levels below must still fit: some factorization of their product must respect
-    // what the bounds leave, and fixed directions must end exactly on their value.
+    // what the bounds leave, fixed directions must end exactly on their value, and with
+    // equal blocks every direction's product must still divide its divisor.
     auto rest_fits = [&](const std::vector<std::int64_t>& n) {
-      std::vector<std::int64_t> next_bound(d), exact(d, 0);
+      std::vector<std::int64_t> next_bound(d), exact(d, 0), next_divides;
+      if (!divides.empty()) {
+        next_divides.assign(d, 0);
+        for (std::size_t i = 0; i < d; ++i) {
+          if (divides[i] == 0) continue;
+          if (divides[i] % (cumulative[i] * n[i]) != 0) return false;
+          next_divides[i] = divides[i] / (cumulative[i] * n[i]);
+        }
+      }
       for (std::size_t i = 0; i < d; ++i) {
         if (fixed[i] > 0) {
           if (level_bound[i] % n[i] != 0) return false;
@@ -56,7 +67,7 @@ std::vector<std::vector<std::int64_t>> levelwise_factors(const std::vector<doubl
           next_bound[i] = level_bound[i] / n[i];
         }
       }
-      return factorizable(after, next_bound, exact);
+      return factorizable(after, next_bound, exact, next_divides);
     };
     std::vector<std::int64_t> chosen;
     if (!any_fixed) {
@@ -79,7 +90,9 @@ std::vector<std::vector<std::int64_t>> levelwise_factors(const std::vector<doubl
                         << "' cannot be split level by level into dims "
                            "respecting the bounds "
                         << join_numbers(bounds)
-                        << (any_fixed ? " and fixed dims " + join_numbers(fixed) : std::string()));
+                        << (any_fixed ? " and fixed dims " + join_numbers(fixed) : std::string())
+                        << (divides.empty() ? std::string()
+                                            : " with dims that divide " + join_numbers(divides)));
       chosen = *found;
     }
     for (std::size_t i = 0; i < d; ++i)

@@ -40,6 +40,51 @@ std::vector<std::int64_t> bounds_for_factorize(std::vector<std::int64_t> bounds)
   return bounds;
 }
 
+// With equal blocks: per direction, the number every dim must divide, so that the block
+// rule gives blocks of one size (the mesh's cells, in whole block multiples); empty without.
+std::vector<std::int64_t> equal_block_divisors(const Mesh& mesh, bool equal_blocks) {
+  if (!equal_blocks) return {};
+  std::vector<std::int64_t> divides(mesh.global_size.size());
+  for (std::size_t i = 0; i < divides.size(); ++i) {
+    const std::int64_t m = block_multiple_of(mesh, i);
+    divides[i] = mesh.global_size[i] % m == 0 ? mesh.global_size[i] / m : 1;
+  }
+  return divides;
+}
+
+// The weighted factorization within the bounds and fixed dims, and with equal blocks only
+// among the dims that divide `divides` (an exhaustive search over the divisors: the same
+// criteria, a filter).
+std::vector<std::int64_t> weighted_dims(std::int64_t ranks, const std::vector<double>& weights,
+                                        const std::vector<std::int64_t>& fixed,
+                                        const std::vector<std::int64_t>& bounds,
+                                        const std::vector<std::int64_t>& divides) {
+  if (divides.empty()) {
+    FactorizeOptions fo;
+    fo.fixed = fixed;
+    fo.bounds = bounds_for_factorize(bounds);
+    return factorize(ranks, weights, fo);
+  }
+  const std::size_t d = weights.size();
+  std::vector<std::int64_t> b(d);
+  std::vector<bool> free_direction(d);
+  for (std::size_t i = 0; i < d; ++i) {
+    b[i] = std::max<std::int64_t>(1, std::min(bounds[i], ranks));
+    free_direction[i] = fixed[i] == 0;
+  }
+  auto found = impl::factorize_filtered(
+      ranks, weights, b, free_direction, [&](const std::vector<std::int64_t>& f) {
+        for (std::size_t i = 0; i < d; ++i) {
+          if ((fixed[i] > 0 && f[i] != fixed[i]) || divides[i] % f[i] != 0) return false;
+        }
+        return true;
+      });
+  HCART_REQUIRE(found.has_value(), "hcart::make_plan: no weighted factorization of "
+                                       << ranks << " ranks divides "
+                                       << impl::join_numbers(divides));
+  return *found;
+}
+
 Plan plan_of(const impl::Candidate& c, const PlanOptions& options,
              const std::vector<double>& weights) {
   Plan plan;
@@ -319,6 +364,31 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
                                                 << fixed_product << ") do not divide the "
                                                 << machine.ranks() << " ranks");
   check_capacity(mesh, bounds, machine.ranks());
+  const std::vector<std::int64_t> divides = equal_block_divisors(mesh, options.equal_blocks);
+  if (options.equal_blocks) {
+    for (std::size_t i = 0; i < d; ++i) {
+      HCART_REQUIRE(
+          fixed[i] == 0 || divides[i] % fixed[i] == 0,
+          "hcart::make_plan: equal blocks: dims["
+              << i << "] = " << fixed[i] << " does not divide direction " << i << "'s "
+              << mesh.global_size[i] << " cells"
+              << (block_multiple_of(mesh, i) > 1
+                      ? " into whole blocks of " + std::to_string(block_multiple_of(mesh, i))
+                      : std::string()));
+    }
+    HCART_REQUIRE(
+        impl::factorizable(machine.ranks(), bounds, fixed, divides),
+        "hcart::make_plan: equal blocks: no process grid of "
+            << machine.ranks() << " ranks divides the mesh of "
+            << impl::join_numbers(mesh.global_size) << " cells into blocks of one size"
+            << (std::any_of(fixed.begin(), fixed.end(), [](std::int64_t x) { return x > 0; })
+                    ? " with fixed dims " + impl::join_numbers(fixed, ",")
+                    : std::string())
+            << " (each dim must divide its direction's cells, within the cut bounds "
+            << impl::join_numbers(bounds)
+            << "): use a rank count whose factors divide the mesh, or allow blocks "
+               "of unequal size");
+  }
   const std::vector<double> cost_factors = objective_cost_factors(mesh, options.weights);
 
   // One weighted factorization in world order: the weighted strategy, and the seed's rule on
@@ -326,10 +396,8 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
   // the seed paper falls back to).
   const bool one_level = options.strategy == Strategy::Levelwise && !machine.even();
   if (options.strategy == Strategy::Weighted || one_level) {
-    FactorizeOptions fo;
-    fo.fixed = fixed;
-    fo.bounds = bounds_for_factorize(bounds);
-    Plan plan = plan_from_dims(options.strategy, factorize(machine.ranks(), weights, fo), machine);
+    Plan plan = plan_from_dims(
+        options.strategy, weighted_dims(machine.ranks(), weights, fixed, bounds, divides), machine);
     plan.weights = weights;
     plan.chosen_by = one_level ? "seed rule (levelwise), one level: an uneven machine"
                                : "weighted factorization";
@@ -338,7 +406,7 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
   if (options.strategy == Strategy::Levelwise) {
     Plan plan;
     plan.strategy = Strategy::Levelwise;
-    plan.level_factors = impl::levelwise_factors(weights, bounds, fixed, machine);
+    plan.level_factors = impl::levelwise_factors(weights, bounds, fixed, machine, divides);
     plan.dims.assign(d, 1);
     for (const auto& level : plan.level_factors) {
       for (std::size_t i = 0; i < d; ++i)
@@ -360,6 +428,7 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
   context.ranks = machine.ranks();
   context.even = machine.even();
   context.fixed = fixed;
+  context.divides = divides;
   HCART_REQUIRE(options.region_search_nodes >= 0,
                 "hcart::make_plan: region_search_nodes = " << options.region_search_nodes
                                                            << ", expected >= 0");
@@ -388,10 +457,7 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
       add_world_grid(g);
   } else if (machine.ranks() <= named_max) {
     try {
-      FactorizeOptions fo;
-      fo.fixed = fixed;
-      fo.bounds = bounds_for_factorize(bounds);
-      add_world_grid(factorize(machine.ranks(), weights, fo));
+      add_world_grid(weighted_dims(machine.ranks(), weights, fixed, bounds, divides));
     } catch (const InputError&) {
       // No weighted grid fits: the other spaces decide.
     }
@@ -443,6 +509,7 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
   };
   consider(best);
   for (const auto& g : impl::ordered_factorizations(machine.ranks(), context.caps, context.fixed)) {
+    if (!context.admits(g)) continue;
     impl::SearchStats s;
     if (auto c = impl::search_node_regions(context, &g, nullptr, s)) consider(*c);
   }

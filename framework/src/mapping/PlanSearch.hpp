@@ -66,13 +66,16 @@ struct SearchContext {
   std::vector<std::int64_t> caps;
   /// Per direction: 0 = free, > 0 = the dim must be exactly this.
   std::vector<std::int64_t> fixed;
+  /// Per direction: 0 = any dim, > 0 = the dim must divide this (PlanOptions::equal_blocks:
+  /// the mesh's cells). Empty: no constraint.
+  std::vector<std::int64_t> divides;
   /// Node regions are searched for at most this many nodes, at least 3 on an even machine
   /// (PlanOptions::region_search_nodes).
   std::int64_t region_search_nodes = 64;
 
   int dims() const { return problem.dims; }
   int levels() const { return static_cast<int>(level_sizes.size()); }
-  /// True when `d` respects the caps and the fixed dims.
+  /// True when `d` respects the caps, the fixed dims and the divisors.
   bool admits(const std::vector<std::int64_t>& d) const;
 };
 
@@ -148,11 +151,12 @@ std::optional<Candidate> search_node_regions(const SearchContext& context,
 Candidate runs_candidate(const SearchContext& context, const std::vector<std::int64_t>& dims);
 
 /// The seed paper's level-by-level factors (strategy levelwise; Levelwise.cpp).
-/// \throws hcart::InputError when no split respects the bounds and fixed dims.
-std::vector<std::vector<std::int64_t>> levelwise_factors(const std::vector<double>& weights,
-                                                         const std::vector<std::int64_t>& bounds,
-                                                         const std::vector<std::int64_t>& fixed,
-                                                         const Machine& machine);
+/// `divides` (empty, or per direction 0 or a number the dim must divide): equal blocks.
+/// \throws hcart::InputError when no split respects the bounds, fixed dims and divisors.
+std::vector<std::vector<std::int64_t>>
+levelwise_factors(const std::vector<double>& weights, const std::vector<std::int64_t>& bounds,
+                  const std::vector<std::int64_t>& fixed, const Machine& machine,
+                  const std::vector<std::int64_t>& divides = {});
 
 /// \brief Row-major runs on `dims` as a level grid, when every unit's run is a box of the
 /// grid; empty otherwise.

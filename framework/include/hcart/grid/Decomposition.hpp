@@ -53,10 +53,13 @@ struct DecompositionOptions {
   /// Measured figures (hcart-machine --measure): the plan with the least predicted exchange
   /// time wins among the search's candidates, the objective breaking ties.
   std::optional<MachineTimings> timings;
+  /// Only process grids whose dims divide the mesh, so that every block of a direction has
+  /// one size (codes that require it); an InputError where the ranks have none.
+  bool equal_blocks = false;
 };
 
 /// \brief The planner's options (hcart/grid/Planner.hpp) these stand for: strategy, dims,
-/// weights, traffic and timings.
+/// weights, traffic, timings and equal blocks.
 PlanOptions plan_options_of(const DecompositionOptions& options);
 
 /// \brief What a Decomposition decided and why, for logs and timer reports.

@@ -73,6 +73,9 @@ struct PlanOptions {
   /// nodes (an even machine: at least 3), within a budget of boxes (docs/algorithms.md,
   /// 'Where the search stops'); 0 leaves them out.
   std::int64_t region_search_nodes = 64;
+  /// Only process grids whose dims divide the mesh (every direction's blocks of one size),
+  /// for codes that require it; make_plan throws when no such grid of the ranks exists.
+  bool equal_blocks = false;
 };
 
 /// \brief How a plan places ranks (see the file comment).
