@@ -54,10 +54,7 @@ OutputSettings read_output(const Deck& deck) {
 }
 
 std::vector<Strategy> compare_strategies(const std::array<int, 3>& dims) {
-  std::vector<Strategy> strategies = {Strategy::Mpi, Strategy::Weighted, Strategy::Levelwise,
-                                      Strategy::Hierarchical};
-  if (dims[0] > 0 && dims[1] > 0 && dims[2] > 0) strategies.push_back(Strategy::Manual);
-  return strategies;
+  return compared_strategies(dims[0] > 0 && dims[1] > 0 && dims[2] > 0);
 }
 
 DecompositionOptions for_strategy(DecompositionOptions options, Strategy strategy) {

@@ -87,8 +87,8 @@ int main(int argc, char* argv[]) {
     int repeats = 3;
     hcart::apps::add_compare_options(
         cli.app(), compare, repeats,
-        "run every strategy (mpi, weighted, levelwise, hierarchical; manual when dims are "
-        "given) --repeats times, in turn, and print them side by side");
+        "run every strategy (" + hcart::strategy_names() +
+            " when dims are given) --repeats times, in turn, and print them side by side");
     std::string machine_file;
     hcart::apps::add_machine_file_option(cli.app(), machine_file);
     if (!cli.parse(argc, argv, MPI_COMM_WORLD)) return 0;

@@ -60,6 +60,17 @@ TEST(Grid, AllocatesTheHaloItIsGiven) {
         << e.what();
   }
   EXPECT_THROW(deep.make_components<double>("none", 0), hcart::InputError);
+  // A bad count on one rank is the same collective error on every rank (one line to print,
+  // no rank left waiting).
+  try {
+    deep.make_components<double>("f", hcart::test::world_rank() == 0 ? 0 : 2);
+    ADD_FAILURE() << "a field of 0 components on rank 0";
+  } catch (const hcart::InputError& e) {
+    EXPECT_TRUE(e.collective());
+    EXPECT_NE(std::string(e.what()).find("field 'f' with 0 components, expected 1 or more"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 // The blocks tile the mesh: owned sizes add up per direction, offsets follow each other,

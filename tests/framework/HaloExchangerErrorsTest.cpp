@@ -335,3 +335,70 @@ TEST(HaloExchanger, ModesThatDifferAreAnErrorOnEveryRank) {
   }
   EXPECT_NO_THROW(halo.exchange(hcart::HaloMode::Full, u));
 }
+
+// HaloOptions::check_binding_order: ranks that start different bindings at once get the
+// same collective error instead of a hang, with nothing in flight; in the same order the
+// exchanges then fill the halos as without the check (each cell its global index).
+TEST(HaloExchanger, BindingsInAnotherOrderAreAnErrorOnEveryRankWithTheCheck) {
+  if (hcart::test::world_size() == 1) GTEST_SKIP() << "needs more than one rank";
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, cube(12, true));
+  const hcart::Grid grid(decomp);
+  hcart::HaloOptions options;
+  options.check_binding_order = true;
+  hcart::HaloExchanger halo(grid, hcart::HaloMode::Full, options);
+  auto u = grid.make_field<double>("u");
+  auto v = grid.make_field<double>("v");
+  hcart::HaloBinding first = halo.bind(u);
+  hcart::HaloBinding second = halo.bind(v);
+  const bool last = world_rank() == hcart::test::world_size() - 1;
+  bool threw = false;
+  try {
+    (last ? second : first).exchange();
+    ADD_FAILURE() << "bindings in different orders: expected an error";
+  } catch (const hcart::InputError& e) {
+    threw = true;
+    EXPECT_TRUE(e.collective());
+    EXPECT_EQ(std::string(e.what()),
+              "hcart::HaloBinding::start: the ranks start different bindings at once (bindings "
+              "1 to 2, numbered in the order bind() made them): every rank must exchange its "
+              "bindings in the same order");
+  }
+  int least = threw ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &least, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  EXPECT_EQ(least, 1) << "a rank did not throw";
+  EXPECT_FALSE(halo.in_flight());
+  // The same order on every rank: the halos hold the neighbours' values.
+  const auto n = grid.global_size();
+  auto fill = [&](hcart::Field<double>& f, double scale) {
+    auto h = Kokkos::create_mirror_view(f);
+    for (int i = 0; i < grid.extent()[0]; ++i)
+      for (int j = 0; j < grid.extent()[1]; ++j)
+        for (int k = 0; k < grid.extent()[2]; ++k) {
+          const bool owned = grid.is_owned(i, j, k);
+          const long long g[3] = {grid.global_index(0, i), grid.global_index(1, j),
+                                  grid.global_index(2, k)};
+          h(i, j, k) =
+              owned ? scale * static_cast<double>((g[0] * n[1] + g[1]) * n[2] + g[2]) : -1.0;
+        }
+    Kokkos::deep_copy(f, h);
+  };
+  fill(u, 1.0);
+  fill(v, 2.0);
+  EXPECT_NO_THROW(first.exchange());
+  EXPECT_NO_THROW(second.exchange());
+  for (auto* f : {&u, &v}) {
+    const double scale = f == &u ? 1.0 : 2.0;
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), *f);
+    int wrong = 0;
+    for (int i = 0; i < grid.extent()[0]; ++i)
+      for (int j = 0; j < grid.extent()[1]; ++j)
+        for (int k = 0; k < grid.extent()[2]; ++k) {
+          long long g[3] = {grid.global_index(0, i), grid.global_index(1, j),
+                            grid.global_index(2, k)};
+          for (int d = 0; d < 3; ++d)
+            g[d] = (g[d] % n[d] + n[d]) % n[d]; // periodic
+          wrong += h(i, j, k) != scale * static_cast<double>((g[0] * n[1] + g[1]) * n[2] + g[2]);
+        }
+    EXPECT_EQ(wrong, 0) << (f == &u ? "u" : "v");
+  }
+}

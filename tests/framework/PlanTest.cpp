@@ -331,3 +331,34 @@ TEST(Plan, EqualBlocksOnlyGridsThatDivideTheMesh) {
         << e.what();
   }
 }
+
+// One table of strategies (issue: a strategy in one place): every name parses to its
+// strategy and back, names are unique, the error lists them all in the table's order, and
+// the compare lists hold every strategy, manual only where every dim is fixed.
+TEST(Plan, TheStrategyTableIsTheOneList) {
+  const auto& table = hcart::strategy_table();
+  ASSERT_EQ(table.size(), hcart::all_strategies().size());
+  std::set<std::string> names;
+  std::string listed;
+  for (const hcart::StrategyInfo& s : table) {
+    EXPECT_EQ(hcart::parse_strategy(s.name), s.strategy);
+    EXPECT_EQ(hcart::to_string(s.strategy), s.name);
+    EXPECT_TRUE(names.insert(s.name).second) << s.name;
+    EXPECT_GT(std::string(s.summary).size(), 10u) << s.name;
+    listed += (listed.empty() ? "" : ", ") + std::string(s.name);
+  }
+  EXPECT_EQ(hcart::strategy_names(), listed);
+  EXPECT_EQ(hcart::strategy_names(", ", " or "),
+            "mpi, weighted, levelwise, hierarchical or manual");
+  try {
+    hcart::parse_strategy("fastest");
+    ADD_FAILURE() << "'fastest' parsed";
+  } catch (const hcart::InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "strategy 'fastest': expected one of " + listed);
+  }
+  const auto free = hcart::compared_strategies(false);
+  const auto fixed = hcart::compared_strategies(true);
+  EXPECT_EQ(fixed, hcart::all_strategies());
+  EXPECT_EQ(free.size() + 1, fixed.size());
+  EXPECT_EQ(std::find(free.begin(), free.end(), Strategy::Manual), free.end());
+}

@@ -111,8 +111,7 @@ int main(int argc, char* argv[]) {
         hcart::resolve_machine(MPI_COMM_WORLD, machine_text, placement);
     request.machine = hierarchy.machine;
     request.traffic = {8, corners};
-    request.strategies = {hcart::Strategy::Mpi, hcart::Strategy::Weighted,
-                          hcart::Strategy::Levelwise, hcart::Strategy::Hierarchical};
+    request.strategies = hcart::compared_strategies(false);
     std::vector<PlanOutcome> outcomes;
     hcart::agree_on_errors(MPI_COMM_WORLD, [&] { outcomes = plan_all(request); });
     if (env.rank() == 0) {

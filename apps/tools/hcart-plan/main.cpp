@@ -123,8 +123,8 @@ int main(int argc, char* argv[]) {
     app.add_option("--placement", placement_text, "rank numbering: block or round-robin")
         ->capture_default_str();
     app.add_option("--strategy", strategy_text,
-                   "all, mpi, weighted, levelwise, hierarchical or manual (all: manual too "
-                   "when --dims fixes every direction)")
+                   "all, " + hcart::strategy_names(", ", " or ") +
+                       " (all: manual too when --dims fixes every direction)")
         ->capture_default_str();
     app.add_option("--dims", dims_text, "fixed dims per direction, 0 = free");
     app.add_option("--elem-bytes", elem_bytes, "bytes per cell")->capture_default_str();
@@ -207,9 +207,7 @@ int main(int argc, char* argv[]) {
         launch_hosts = hcart::apps::parse_hosts(hosts_text, request.machine);
       }
       if (strategy_text == "all") {
-        request.strategies = {hcart::Strategy::Mpi, hcart::Strategy::Weighted,
-                              hcart::Strategy::Levelwise, hcart::Strategy::Hierarchical};
-        if (all_dims_fixed) request.strategies.push_back(hcart::Strategy::Manual);
+        request.strategies = hcart::compared_strategies(all_dims_fixed);
       } else {
         request.strategies = {hcart::parse_strategy(strategy_text)};
       }

@@ -211,9 +211,7 @@ int main(int argc, char* argv[]) {
       placement = hcart::parse_placement(placement_text);
       if (!machine_file.empty()) timings = hcart::read_machine_file(machine_file);
     });
-    const std::vector<hcart::Strategy> methods = {hcart::Strategy::Mpi, hcart::Strategy::Weighted,
-                                                  hcart::Strategy::Levelwise,
-                                                  hcart::Strategy::Hierarchical};
+    const std::vector<hcart::Strategy> methods = hcart::compared_strategies(false);
     nlohmann::json doc;
     doc["schema"] = "hcart-strategy-bench/1";
     doc["ranks"] = env.size();

@@ -6,10 +6,19 @@
 
 namespace hcart {
 
+namespace {
+std::vector<std::string> strategy_name_list() {
+  std::vector<std::string> names;
+  for (const StrategyInfo& s : strategy_table())
+    names.emplace_back(s.name);
+  return names;
+}
+} // namespace
+
 void add_decomposition_keys(DeckSchema& s) {
   s.add("decomposition", "strategy", DeckType::String, "\"hierarchical\"",
         "how the process grid is chosen")
-      .one_of({"mpi", "weighted", "hierarchical", "levelwise", "manual"});
+      .one_of(strategy_name_list());
   s.add("decomposition", "dims", DeckType::IntegerList, "[0, 0, 0]",
         "fixed ranks per direction, 0 = free (all > 0 for manual)")
       .length(3)

@@ -37,16 +37,8 @@ Box Grid::with_halo_box() const {
   return make_box({0, 0, 0}, m_extent);
 }
 
-GridPolicy Grid::box_policy(const std::array<int, 3>& lo, const std::array<int, 3>& hi) {
-  return policy_of(make_box(lo, hi));
-}
-
 GridPolicy Grid::owned_policy() const {
   return policy_of(owned_box());
-}
-
-GridPolicy Grid::with_halo_policy() const {
-  return policy_of(with_halo_box());
 }
 
 void Grid::throw_misfit(const char* who, const std::string& label,
@@ -60,10 +52,12 @@ void Grid::throw_misfit(const char* who, const std::string& label,
       "x" + std::to_string(m_extent[2]) + (components == 0 ? " and 1 component or more" : ""));
 }
 
-void Grid::require_components(const std::string& name, int components) {
-  HCART_REQUIRE(components >= 1, "hcart::Grid::make_components: field '"
-                                     << name << "' with " << components
-                                     << " components, expected 1 or more");
+void Grid::require_components(const std::string& name, int components) const {
+  agree_on_errors(m_decomp->comm(), [&] {
+    HCART_REQUIRE(components >= 1, "hcart::Grid::make_components: field '"
+                                       << name << "' with " << components
+                                       << " components, expected 1 or more");
+  });
 }
 
 } // namespace hcart

@@ -40,6 +40,10 @@ HaloEngine::HaloEngine(const Grid& grid, HaloMode mode, const HaloOptions& optio
   MPI_Comm dup = MPI_COMM_NULL;
   HCART_MPI_CHECK(MPI_Comm_dup(comm, &dup));
   m_comm = Communicator(dup);
+  if (options.check_binding_order) {
+    HCART_MPI_CHECK(MPI_Comm_dup(comm, &dup));
+    m_order_comm = Communicator(dup);
+  }
   for (std::size_t p = 0; p < m_plans.most_phases(); ++p)
     m_buffers.push_back(std::make_unique<PhaseBuffers>(m_device_buffers, m_stage_by_copy));
   const Machine& machine = grid.decomposition().machine();
@@ -229,6 +233,23 @@ void HaloEngine::start_binding(const std::vector<std::unique_ptr<BoundField>>& f
                                HaloCall call, MPI_Comm comm, long id) {
   HCART_CHECK(!m_in_flight, "hcart::HaloBinding::start: an exchange of its exchanger is "
                             "already in flight; call finish() first");
+  if (m_options.check_binding_order) {
+    // The smallest and the largest binding number any rank starts now: equal where every
+    // rank starts the same binding.
+    const auto t0 = Clock::now();
+    long range[2] = {id, -id};
+    HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, range, 2, MPI_LONG, MPI_MIN, m_order_comm.get()));
+    m_times.check += seconds_since(t0);
+    if (range[0] != -range[1]) {
+      InputError e("hcart::HaloBinding::start: the ranks start different bindings at once "
+                   "(bindings " +
+                   std::to_string(range[0]) + " to " + std::to_string(-range[1]) +
+                   ", numbered in the order bind() made them): every rank must exchange its "
+                   "bindings in the same order");
+      e.set_collective(true);
+      throw e;
+    }
+  }
   CallPlan* plan = &m_plans.get(call.mode, call.layers, m_allocations); // made at bind()
   if (plan != m_current) m_active = nullptr;
   m_current = plan;

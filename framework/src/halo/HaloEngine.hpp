@@ -81,6 +81,7 @@ private:
   HaloMode m_mode;
   HaloOptions m_options;
   Communicator m_comm; // a duplicate of the decomposition's: the exchanger's own (freed last)
+  Communicator m_order_comm; // HaloOptions::check_binding_order's reductions, when on
   CallPlans m_plans;
   CallPlan* m_default = nullptr;   // the exchanger's mode and HaloOptions::width
   CallPlan* m_current = nullptr;   // the exchange now

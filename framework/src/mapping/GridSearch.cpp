@@ -30,6 +30,14 @@ bool SearchContext::admits(const std::vector<std::int64_t>& d) const {
   return product == ranks;
 }
 
+std::vector<std::int64_t> SearchContext::grid_divisors() const {
+  std::vector<std::int64_t> out(fixed);
+  for (int i = 0; i < dims(); ++i) {
+    if (out[i] == 0 && !divides.empty()) out[i] = divides[i];
+  }
+  return out;
+}
+
 int compare_candidates(const Candidate& a, const Candidate& b) {
   if (const int c = compare(a.cost, b.cost)) return c;
   auto rank = [](PlanLayout l) {
@@ -117,21 +125,19 @@ std::vector<Candidate> all_level_grids(const SearchContext& context) {
           chain.pop_back();
         }
       };
-  for (const auto& d : ordered_factorizations(context.ranks, context.caps, context.fixed)) {
+  for (const auto& d :
+       ordered_factorizations(context.ranks, context.caps, context.grid_divisors())) {
     if (context.admits(d)) walk(d, 0, d);
   }
   return out;
 }
 
-std::optional<Candidate> search_level_grids(const SearchContext& context,
-                                            const std::vector<std::int64_t>* only_dims,
-                                            SearchStats& stats) {
+std::optional<Candidate> search_level_grids(const SearchContext& context, SearchStats& stats) {
   const int D = context.dims(), L = context.levels();
   const std::int64_t nodes = context.level_sizes[0], per_node = context.ranks / nodes;
-  const std::vector<std::int64_t>& limit = only_dims != nullptr ? *only_dims : context.caps;
-  std::vector<std::int64_t> divides(D, 0);
-  for (int i = 0; i < D; ++i)
-    divides[i] = only_dims != nullptr ? (*only_dims)[i] : context.fixed[i];
+  const std::vector<std::int64_t>& limit = context.caps;
+  // A level's factor divides the fixed dim, or with equal blocks the direction's divisor.
+  const std::vector<std::int64_t> divides = context.grid_divisors();
   const auto node_grids = ordered_factorizations(nodes, limit, divides);
   const auto node_boxes = ordered_factorizations(per_node, limit, divides);
 
@@ -164,7 +170,7 @@ std::optional<Candidate> search_level_grids(const SearchContext& context,
     const auto& n0 = node_grids[k];
     for (const auto& m : node_boxes) {
       const std::vector<std::int64_t> d = times(n0, m);
-      if (only_dims != nullptr ? d != *only_dims : !context.admits(d)) continue;
+      if (!context.admits(d)) continue;
       ++stats.grid_pairs;
       LevelCost c = grid_level_cost(context.problem, grid_level(d, ones, n0), best.busiest);
       const int verdict = compare_level(c, best);

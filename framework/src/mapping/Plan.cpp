@@ -104,7 +104,7 @@ impl::Candidate search(const impl::SearchContext& context, const Machine& machin
                        const std::vector<std::vector<std::int64_t>>& world_grids,
                        impl::SearchStats& stats) {
   std::optional<impl::Candidate> best;
-  if (context.even) best = impl::search_level_grids(context, nullptr, stats);
+  if (context.even) best = impl::search_level_grids(context, stats);
   if (auto regions = impl::search_node_regions(context, nullptr, best ? &*best : nullptr, stats))
     best = std::move(regions);
   for (const auto& d : world_grids) {
@@ -453,7 +453,8 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
   const std::int64_t named_max =
       context.even ? impl::runs_named_grids_max_ranks : std::numeric_limits<std::int64_t>::max();
   if (machine.ranks() <= impl::runs_all_grids_max_ranks) {
-    for (const auto& g : impl::ordered_factorizations(machine.ranks(), context.caps, context.fixed))
+    for (const auto& g :
+         impl::ordered_factorizations(machine.ranks(), context.caps, context.grid_divisors()))
       add_world_grid(g);
   } else if (machine.ranks() <= named_max) {
     try {
@@ -508,7 +509,8 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
     }
   };
   consider(best);
-  for (const auto& g : impl::ordered_factorizations(machine.ranks(), context.caps, context.fixed)) {
+  for (const auto& g :
+       impl::ordered_factorizations(machine.ranks(), context.caps, context.grid_divisors())) {
     if (!context.admits(g)) continue;
     impl::SearchStats s;
     if (auto c = impl::search_node_regions(context, &g, nullptr, s)) consider(*c);

@@ -75,6 +75,9 @@ struct SearchContext {
 
   int dims() const { return problem.dims; }
   int levels() const { return static_cast<int>(level_sizes.size()); }
+  /// Per direction: the number every factor of a grid's dim must divide (its fixed dim, or
+  /// with equal blocks its divisor; 0: any), for ordered_factorizations.
+  std::vector<std::int64_t> grid_divisors() const;
   /// True when `d` respects the caps, the fixed dims and the divisors.
   bool admits(const std::vector<std::int64_t>& d) const;
 };
@@ -124,11 +127,9 @@ struct SearchStats {
   std::int64_t run_grids = 0;    ///< process grids whose row-major runs were counted
 };
 
-/// The best level grid (every ordered factorization of every level, within the limits);
-/// only process grid `only_dims` when given. Empty when no grid fits.
-std::optional<Candidate> search_level_grids(const SearchContext& context,
-                                            const std::vector<std::int64_t>* only_dims,
-                                            SearchStats& stats);
+/// The best level grid (every ordered factorization of every level, within the limits).
+/// Empty when no grid fits.
+std::optional<Candidate> search_level_grids(const SearchContext& context, SearchStats& stats);
 
 /// Every level grid on every admitted process grid, with its cost (the machine-file path).
 std::vector<Candidate> all_level_grids(const SearchContext& context);

@@ -492,7 +492,7 @@ std::optional<Candidate> search_node_regions(const SearchContext& context,
   if (only_dims != nullptr) {
     grids.push_back(*only_dims);
   } else {
-    grids = ordered_factorizations(context.ranks, context.caps, context.fixed);
+    grids = ordered_factorizations(context.ranks, context.caps, context.grid_divisors());
   }
   // The grids in the order of their cheapest node box (a lower bound on the busiest node),
   // so that the box budget goes to the most promising first and the search stops at the

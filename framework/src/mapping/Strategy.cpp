@@ -3,28 +3,57 @@
 
 namespace hcart {
 
+const std::vector<StrategyInfo>& strategy_table() {
+  static const std::vector<StrategyInfo> table = {
+      {Strategy::Mpi, "mpi", "MPI_Dims_create's grid, ranks where MPI puts them (the baseline)",
+       false},
+      {Strategy::Weighted, "weighted", "one weighted factorization, ranks in world order", false},
+      {Strategy::Levelwise, "levelwise",
+       "the seed paper's rule: a weighted factorization level by level, coarse first", false},
+      {Strategy::Hierarchical, "hierarchical",
+       "the exact optimum of the busiest link, grid and placement together (the default)", false},
+      {Strategy::Manual, "manual", "your dims, placed as hierarchical places them", true},
+  };
+  return table;
+}
+
 std::string to_string(Strategy strategy) {
-  switch (strategy) {
-  case Strategy::Mpi: return "mpi";
-  case Strategy::Weighted: return "weighted";
-  case Strategy::Hierarchical: return "hierarchical";
-  case Strategy::Levelwise: return "levelwise";
-  case Strategy::Manual: return "manual";
+  for (const StrategyInfo& s : strategy_table()) {
+    if (s.strategy == strategy) return s.name;
   }
   return "unknown";
 }
 
 Strategy parse_strategy(const std::string& text) {
-  for (Strategy s : all_strategies()) {
-    if (text == to_string(s)) return s;
+  for (const StrategyInfo& s : strategy_table()) {
+    if (text == s.name) return s.strategy;
   }
-  throw InputError("strategy '" + text +
-                   "': expected one of mpi, weighted, hierarchical, levelwise, manual");
+  throw InputError("strategy '" + text + "': expected one of " + strategy_names());
 }
 
 std::vector<Strategy> all_strategies() {
-  return {Strategy::Mpi, Strategy::Weighted, Strategy::Hierarchical, Strategy::Levelwise,
-          Strategy::Manual};
+  std::vector<Strategy> out;
+  for (const StrategyInfo& s : strategy_table())
+    out.push_back(s.strategy);
+  return out;
+}
+
+std::string strategy_names(const std::string& separator, const std::string& last) {
+  const auto& table = strategy_table();
+  std::string out;
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    if (i > 0) out += i + 1 == table.size() ? last : separator;
+    out += table[i].name;
+  }
+  return out;
+}
+
+std::vector<Strategy> compared_strategies(bool all_dims_fixed) {
+  std::vector<Strategy> out;
+  for (const StrategyInfo& s : strategy_table()) {
+    if (!s.needs_all_dims || all_dims_fixed) out.push_back(s.strategy);
+  }
+  return out;
 }
 
 } // namespace hcart

@@ -8,11 +8,11 @@
 //   const hcart::Decomposition decomp = hcart::decompose(comm, spec, options, deck);
 //       // (or hcart::Decomposition decomp(comm, spec, options): errors without the keys)
 //
-// Keys: strategy ("mpi", "weighted", "hierarchical", "levelwise", "manual"; default
-// "hierarchical"), dims
+// Keys: strategy (a name of hcart::strategy_table(): "mpi", "weighted", "levelwise",
+// "hierarchical", "manual"; default "hierarchical"), dims
 // (ranks per direction, 0 = free; all > 0 for manual), machine (a synthetic machine such as
 // "node:2 core:4"; empty: $HCART_MACHINE, else detected), placement ("block" or
-// "round-robin", for synthetic machines).
+// "round-robin", for synthetic machines), equal_blocks (only dims that divide the mesh).
 #pragma once
 
 #include <hcart/grid/Decomposition.hpp>

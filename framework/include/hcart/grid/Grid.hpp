@@ -95,12 +95,9 @@ public:
   /// \brief Every cell, halos included: [0, n + 2h).
   Box with_halo_box() const;
 
-  /// \brief Loops over the owned cells.
+  /// \brief A Kokkos MDRange over the owned cells, for kernels launched by hand (hcart's
+  /// loops, hcart/grid/Loops.hpp, choose the launch shape themselves).
   GridPolicy owned_policy() const;
-  /// \brief Loops over every cell, halos included.
-  GridPolicy with_halo_policy() const;
-  /// \brief Loops over the local box [lo, hi).
-  static GridPolicy box_policy(const std::array<int, 3>& lo, const std::array<int, 3>& hi);
 
   /// \brief Whether `field` has this grid's extents (halos included).
   template <class T>
@@ -145,7 +142,9 @@ public:
   }
   /// \brief A zero-initialised field of `components` values per cell (at least 1), each
   /// component of this grid's extents, labelled `name`.
-  /// \throws hcart::InputError for fewer than 1 component.
+  /// Collective over the grid's communicator (every rank makes its block's field).
+  /// \throws hcart::InputError (collective: on every rank, one line) where any rank asks
+  /// for fewer than 1 component.
   template <class T>
   ComponentField<T> make_components(const std::string& name, int components) const {
     require_components(name, components);
@@ -158,7 +157,7 @@ private:
   [[noreturn]] void throw_misfit(const char* who, const std::string& label,
                                  const std::array<std::size_t, 3>& extents,
                                  long long components = -1) const;
-  static void require_components(const std::string& name, int components);
+  void require_components(const std::string& name, int components) const;
 
   const Decomposition* m_decomp;
   Block m_block;

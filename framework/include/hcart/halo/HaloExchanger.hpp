@@ -69,7 +69,8 @@ struct BindingComm; // a binding's own communicator
 /// messages. What it asks in return, as an MPI collective does: every rank exchanges the same
 /// binding at the same point of the program. (Each binding has its own communicator: ranks
 /// that exchange different bindings wait for each other, they never read each other's
-/// messages.) A code that swaps fields (u and u_new) binds each arrangement once. A binding
+/// messages; HaloOptions::check_binding_order turns that wait into an error on every rank.)
+/// A code that swaps fields (u and u_new) binds each arrangement once. A binding
 /// is used while its exchanger lives (an idle one may be destroyed after it); it can be
 /// moved, not copied.
 class HaloBinding {

@@ -44,6 +44,13 @@ struct HaloOptions {
   /// receive buffer. Either way, with the check on, an error is thrown from finish() (or
   /// exchange()) on every rank, with nothing in flight.
   bool collective_checks = true;
+  /// Check, with one blocking reduction on a communicator of its own before each bound
+  /// exchange starts (HaloBinding::start), that every rank starts the same binding. Ranks
+  /// that exchange their bindings in different orders otherwise wait for each other's
+  /// messages for ever; with the check, start() throws the same one-line hcart::InputError
+  /// on every rank, with nothing posted. Off by default (a latency per bound exchange): turn
+  /// it on to find such a mistake. Bindings are numbered in the order bind() made them.
+  bool check_binding_order = false;
   /// Halo layers to exchange next to the owned cells in each direction when a call names
   /// none: 0 (default) for the grid's whole halo width, else at most that many (never more
   /// than the halo width).

@@ -1,5 +1,8 @@
 // hcart::Strategy: how a process grid and the placement of ranks on it are chosen
-// (docs/design.md, 'Strategies').
+// (docs/design.md, 'Strategies'). One table (strategy_table) holds every strategy's name,
+// what it does and whether comparisons run it: parsers, deck lists, help texts, error
+// messages and the compare lists of the tools read it, so a new strategy is an enum value,
+// a row and its rule in make_plan (docs/design.md says where).
 #pragma once
 
 #include <string>
@@ -15,11 +18,30 @@ enum class Strategy {
   Manual        ///< dims from the user; the best placement for them
 };
 
-/// \brief "mpi", "weighted", "hierarchical", "levelwise" or "manual".
+/// \brief One strategy's row of the table.
+struct StrategyInfo {
+  Strategy strategy;
+  const char* name;    ///< what decks, info keys and command lines say
+  const char* summary; ///< one line for help texts
+  /// Needs every dim fixed (manual): comparisons run it only where the dims are.
+  bool needs_all_dims;
+};
+
+/// \brief Every strategy, in the order comparisons show them: the baseline first
+/// (mpi, weighted, levelwise, hierarchical, manual).
+const std::vector<StrategyInfo>& strategy_table();
+
+/// \brief The name of `strategy` ("mpi", "weighted", ...).
 std::string to_string(Strategy strategy);
-/// \brief Parses the names above. \throws hcart::InputError naming the text.
+/// \brief Parses a name of the table. \throws hcart::InputError naming the text and the names.
 Strategy parse_strategy(const std::string& text);
-/// \brief All strategies in the order above.
+/// \brief All strategies, in the table's order.
 std::vector<Strategy> all_strategies();
+/// \brief The names in the table's order, e.g. `strategy_names(", ", " or ")` gives
+/// "mpi, weighted, levelwise, hierarchical or manual".
+std::string strategy_names(const std::string& separator = ", ", const std::string& last = ", ");
+/// \brief What a side-by-side comparison runs, in the table's order: every strategy, those
+/// that need every dim only when `all_dims_fixed`.
+std::vector<Strategy> compared_strategies(bool all_dims_fixed);
 
 } // namespace hcart
