@@ -2,6 +2,7 @@
 
 #include <hcart/core/Collective.hpp>
 #include <hcart/core/Error.hpp>
+#include <hcart/grid/Planner.hpp>
 #include <hcart/io/OutputDirectory.hpp>
 
 #include <algorithm>
@@ -53,8 +54,21 @@ OutputSettings read_output(const Deck& deck) {
   return o;
 }
 
-std::vector<Strategy> compare_strategies(const std::array<int, 3>& dims) {
-  return compared_strategies(dims[0] > 0 && dims[1] > 0 && dims[2] > 0);
+std::vector<Strategy> compare_strategies(const DecompositionOptions& options, const GridSpec& spec,
+                                         int ranks, std::vector<std::string>& notes) {
+  const auto& dims = options.dims;
+  std::vector<Strategy> strategies = compared_strategies(dims[0] > 0 && dims[1] > 0 && dims[2] > 0);
+  if (options.equal_blocks) {
+    // MPI_Dims_create's grid depends on the ranks, the fixed dims and the mesh only.
+    try {
+      plan_decomposition(spec.to_mesh(), Machine::flat(ranks),
+                         plan_options_of(for_strategy(options, Strategy::Mpi)));
+    } catch (const InputError& e) {
+      strategies.erase(std::find(strategies.begin(), strategies.end(), Strategy::Mpi));
+      notes.push_back(std::string("compare mode leaves out mpi: ") + e.what());
+    }
+  }
+  return strategies;
 }
 
 DecompositionOptions for_strategy(DecompositionOptions options, Strategy strategy) {

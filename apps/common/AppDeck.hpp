@@ -49,9 +49,12 @@ void add_output_keys(DeckSchema& schema, const std::string& unit, const std::str
 /// timers_json that is not a plain file name.
 OutputSettings read_output(const Deck& deck);
 
-/// \brief The strategies compare mode runs: mpi, weighted, levelwise, hierarchical, and manual when
-/// `dims` fixes every direction.
-std::vector<Strategy> compare_strategies(const std::array<int, 3>& dims);
+/// \brief The strategies compare mode runs (hcart::compared_strategies: manual only where
+/// `options.dims` fixes every direction). With equal blocks, mpi only where MPI_Dims_create's
+/// grid of `ranks` divides `spec`'s mesh; where not, `notes` gets a line saying it is left out.
+std::vector<Strategy> compare_strategies(const DecompositionOptions& options,
+                                         const GridSpec& spec, int ranks,
+                                         std::vector<std::string>& notes);
 /// \brief `options` for one compare run: the strategy set, dims kept only for manual.
 DecompositionOptions for_strategy(DecompositionOptions options, Strategy strategy);
 

@@ -23,8 +23,18 @@
 
 #include <cstdio>
 #include <iostream>
+#include <string>
+#include <vector>
 
 namespace {
+
+// "mpi, weighted, levelwise, hierarchical": what compare mode runs without fixed dims.
+std::string compared_names() {
+  std::string names;
+  for (hcart::Strategy s : hcart::compared_strategies(false))
+    names += (names.empty() ? "" : ", ") + hcart::to_string(s);
+  return names;
+}
 
 using namespace hcart;
 
@@ -87,8 +97,9 @@ int main(int argc, char* argv[]) {
     int repeats = 3;
     hcart::apps::add_compare_options(
         cli.app(), compare, repeats,
-        "run every strategy (" + hcart::strategy_names() +
-            " when dims are given) --repeats times, in turn, and print them side by side");
+        "run every strategy (" + compared_names() +
+            "; manual too when dims fix every direction) --repeats times, in turn, and print "
+            "them side by side");
     std::string machine_file;
     hcart::apps::add_machine_file_option(cli.app(), machine_file);
     if (!cli.parse(argc, argv, MPI_COMM_WORLD)) return 0;
@@ -116,9 +127,21 @@ int main(int argc, char* argv[]) {
                                 jacobi::to_json(report, deck.resolved()).dump(2) + "\n");
       return 0;
     }
+    // The mesh each run decomposes: with multigrid, the fine level's blocks at whole
+    // multiples of the coarsest spacing.
+    const hcart::GridSpec spec =
+        config.settings.solver == jacobi::Settings::Method::Multigrid
+            ? hcart::nested_spec(config.spec, jacobi::hierarchy_options(config.settings.multigrid))
+            : config.spec;
+    std::vector<std::string> compare_notes;
+    const auto strategies =
+        hcart::apps::compare_strategies(config.decomposition, spec, env.size(), compare_notes);
+    if (root) {
+      for (const auto& note : compare_notes)
+        std::cout << "jacobi3d: note: " << note << std::endl;
+    }
     const auto runs = hcart::apps::run_in_turn<jacobi::RunReport>(
-        hcart::apps::compare_strategies(config.decomposition.dims), repeats,
-        [&](hcart::Strategy s, int repeat) {
+        strategies, repeats, [&](hcart::Strategy s, int repeat) {
           jacobi::Config c = config;
           c.decomposition = hcart::apps::for_strategy(config.decomposition, s);
           if (root) {

@@ -24,6 +24,8 @@
 
 #include <cstdio>
 #include <iostream>
+#include <string>
+#include <vector>
 
 namespace {
 using namespace hcart;
@@ -68,9 +70,15 @@ int main(int argc, char* argv[]) {
                                 to_json(report, deck.resolved()).dump(2) + "\n");
       return 0;
     }
-    const auto runs = hcart::apps::run_in_turn<Report>(
-        hcart::apps::compare_strategies(config.decomposition.dims), repeats,
-        [&](hcart::Strategy s, int repeat) {
+    std::vector<std::string> compare_notes;
+    const auto strategies = hcart::apps::compare_strategies(config.decomposition, config.spec,
+                                                            env.size(), compare_notes);
+    if (root) {
+      for (const auto& note : compare_notes)
+        std::cout << "zeus: note: " << note << std::endl;
+    }
+    const auto runs =
+        hcart::apps::run_in_turn<Report>(strategies, repeats, [&](hcart::Strategy s, int repeat) {
           zeus::Config c = config;
           c.decomposition = hcart::apps::for_strategy(config.decomposition, s);
           c.output.directory = config.output.directory + "/" + hcart::to_string(s);

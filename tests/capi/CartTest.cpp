@@ -389,6 +389,14 @@ TEST(CartInterface, BadInputIsTheSameErrorOnEveryRank) {
                                  0),
             0u)
       << last_message();
+  // Fixed dims whose product passes 64 bits: named so, no arithmetic fault.
+  const std::int64_t big[3] = {std::int64_t{1} << 40, std::int64_t{1} << 40, std::int64_t{1} << 40};
+  int huge[3] = {2147483647, 2147483647, 2147483647};
+  EXPECT_EQ(HCART_Cart_mesh_create(MPI_COMM_WORLD, 3, big, halo, nullptr, periods, MPI_INFO_NULL,
+                                   huge, &cart),
+            HCART_ERR_ARG);
+  EXPECT_NE(last_message().find("(product past 2^63) do not divide"), std::string::npos)
+      << last_message();
   // A mesh that cannot be split so: the planner's message, after the call's name.
   const std::int64_t tiny[2] = {1, 1};
   int dims3[2] = {0, 0};

@@ -367,6 +367,20 @@ TEST(HaloExchanger, BindingsInAnotherOrderAreAnErrorOnEveryRankWithTheCheck) {
   MPI_Allreduce(MPI_IN_PLACE, &least, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   EXPECT_EQ(least, 1) << "a rank did not throw";
   EXPECT_FALSE(halo.in_flight());
+  // The option on some ranks only: refused on every rank when the exchanger is made.
+  {
+    hcart::HaloOptions some;
+    some.check_binding_order = world_rank() == 0;
+    try {
+      hcart::HaloExchanger mixed(grid, hcart::HaloMode::Faces, some);
+      ADD_FAILURE() << "check_binding_order on rank 0 only";
+    } catch (const hcart::InputError& e) {
+      EXPECT_TRUE(e.collective());
+      EXPECT_NE(std::string(e.what()).find("check_binding_order is on on some ranks"),
+                std::string::npos)
+          << e.what();
+    }
+  }
   // The same order on every rank: the halos hold the neighbours' values.
   const auto n = grid.global_size();
   auto fill = [&](hcart::Field<double>& f, double scale) {

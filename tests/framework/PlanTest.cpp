@@ -319,6 +319,21 @@ TEST(Plan, EqualBlocksOnlyGridsThatDivideTheMesh) {
   PlanOptions equal;
   equal.equal_blocks = true;
   EXPECT_EQ(hcart::make_plan(code, twenty, equal).dims, (std::vector<std::int64_t>{10, 2, 1}));
+  // Fixed dims whose product passes 64 bits are named so (no wrap to a divisor).
+  {
+    const std::int64_t g = std::int64_t{1} << 22;
+    const Mesh huge{{g, g, g}, {1, 1, 1}, {false, false, false}, {}};
+    PlanOptions o;
+    o.dims = {g, g, g};
+    try {
+      hcart::make_plan(huge, twenty, o);
+      ADD_FAILURE() << "dims of product 2^66 on 20 ranks";
+    } catch (const hcart::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("(product past 2^63) do not divide the 20 ranks"),
+                std::string::npos)
+          << e.what();
+    }
+  }
   // A fixed dim that does not divide its direction is named.
   equal.dims = {4, 0, 0};
   try {

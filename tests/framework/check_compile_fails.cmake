@@ -1,5 +1,7 @@
 # Builds TARGET in BUILD and passes when the build fails with at least EXPECT errors that
-# name a deleted function (each misuse of tests/framework/compile/Lifetimes.cpp is one).
+# name a deleted function (each misuse of tests/framework/compile/Lifetimes.cpp is one):
+# GCC's "use of deleted function", Clang's "call to deleted constructor" / "member
+# function", nvcc's "it is a deleted function".
 #   cmake -DBUILD=<dir> -DTARGET=<target> -DEXPECT=<n> -P check_compile_fails.cmake
 cmake_minimum_required(VERSION 3.20)
 execute_process(COMMAND ${CMAKE_COMMAND} --build ${BUILD} --target ${TARGET}
@@ -7,7 +9,8 @@ execute_process(COMMAND ${CMAKE_COMMAND} --build ${BUILD} --target ${TARGET}
 if(rc EQUAL 0)
   message(FATAL_ERROR "${TARGET} compiled: a temporary was accepted where a reference is kept")
 endif()
-string(REGEX MATCHALL "deleted function" hits "${out}${err}")
+string(REGEX MATCHALL "(use of|call to|it is a) deleted (function|constructor|member function)" hits
+       "${out}${err}")
 list(LENGTH hits n)
 if(n LESS EXPECT)
   message("${out}${err}")

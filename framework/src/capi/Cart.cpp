@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -118,14 +119,22 @@ void check_grid_arguments(const char* call, int ndims, const int* dims) {
 // The caller's fixed dims against the rank count, in the caller's words (before hcart pads
 // the dims to three directions, which its own message would show).
 void check_fixed_dims(const char* call, int ranks, int ndims, const int* dims) {
+  // Three ints may pass 64 bits: a product past it is named as such (it divides nothing).
+  constexpr std::int64_t most = std::numeric_limits<std::int64_t>::max();
   std::int64_t fixed = 1;
+  bool past = false;
   std::string list;
   for (int i = 0; i < ndims; ++i) {
-    if (dims[i] > 0) fixed *= dims[i];
+    if (dims[i] > 0) {
+      past = past || fixed > most / dims[i];
+      if (!past) fixed *= dims[i];
+    }
     list += (i > 0 ? "," : "") + std::to_string(dims[i]);
   }
-  HCART_REQUIRE(ranks % fixed == 0, call << ": fixed dims " << list << " (product " << fixed
-                                         << ") do not divide the " << ranks << " ranks");
+  HCART_REQUIRE(!past && ranks % fixed == 0,
+                call << ": fixed dims " << list << " (product "
+                     << (past ? std::string("past 2^63") : std::to_string(fixed))
+                     << ") do not divide the " << ranks << " ranks");
 }
 
 Request weighted_request(const char* call, int ranks, int ndims, const int* dims,

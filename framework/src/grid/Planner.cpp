@@ -24,12 +24,13 @@ Plan plan_decomposition(const Mesh& mesh, const Machine& machine, const PlanOpti
     const std::vector<std::int64_t> dims = mpi_baseline_dims(machine.ranks(), options.dims, mesh);
     if (options.equal_blocks) {
       // MPI_Dims_create knows no mesh: its grid stands or the plan fails.
+      const std::vector<std::int64_t> divides = equal_block_divisors(mesh);
       for (std::size_t i = 0; i < dims.size(); ++i) {
-        const std::int64_t m = block_multiple_of(mesh, i), g = mesh.global_size[i];
-        HCART_REQUIRE(g % m == 0 && (g / m) % dims[i] == 0,
+        HCART_REQUIRE(divides[i] % dims[i] == 0,
                       "hcart::plan_decomposition: equal blocks: the mpi strategy's dims "
                           << dims_text(dims) << " (MPI_Dims_create) do not divide direction " << i
-                          << "'s " << g << " cells; choose another strategy for equal blocks");
+                          << "'s " << mesh.global_size[i]
+                          << " cells; choose another strategy for equal blocks");
       }
     }
     Plan plan = plan_from_dims(Strategy::Mpi, dims, machine);

@@ -40,6 +40,15 @@ HaloEngine::HaloEngine(const Grid& grid, HaloMode mode, const HaloOptions& optio
   MPI_Comm dup = MPI_COMM_NULL;
   HCART_MPI_CHECK(MPI_Comm_dup(comm, &dup));
   m_comm = Communicator(dup);
+  // The order check's communicator on every rank or none: the option must agree.
+  int order[2] = {options.check_binding_order ? 1 : 0, options.check_binding_order ? -1 : 0};
+  HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, order, 2, MPI_INT, MPI_MIN, comm));
+  if (order[0] != -order[1]) {
+    InputError e("hcart::HaloExchanger: HaloOptions::check_binding_order is on on some ranks "
+                 "and off on others, expected the same on every rank");
+    e.set_collective(true);
+    throw e;
+  }
   if (options.check_binding_order) {
     HCART_MPI_CHECK(MPI_Comm_dup(comm, &dup));
     m_order_comm = Communicator(dup);
@@ -231,15 +240,21 @@ long HaloEngine::bind(const std::vector<std::unique_ptr<BoundField>>& fields, Ha
 // A binding's exchange: no check (bind() made it, and the binding's views cannot change).
 void HaloEngine::start_binding(const std::vector<std::unique_ptr<BoundField>>& fields,
                                HaloCall call, MPI_Comm comm, long id) {
-  HCART_CHECK(!m_in_flight, "hcart::HaloBinding::start: an exchange of its exchanger is "
-                            "already in flight; call finish() first");
   if (m_options.check_binding_order) {
-    // The smallest and the largest binding number any rank starts now: equal where every
-    // rank starts the same binding.
+    // The smallest and the largest binding number any rank starts now (equal where every
+    // rank starts the same binding), and whether a rank has an exchange in flight: agreed
+    // before anything else, so that no rank throws alone while the others wait here.
     const auto t0 = Clock::now();
-    long range[2] = {id, -id};
-    HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, range, 2, MPI_LONG, MPI_MIN, m_order_comm.get()));
+    long agreed[3] = {id, -id, m_in_flight ? -1L : 0L};
+    HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, agreed, 3, MPI_LONG, MPI_MIN, m_order_comm.get()));
     m_times.check += seconds_since(t0);
+    if (agreed[2] < 0) {
+      Error e("hcart::HaloBinding::start: an exchange of its exchanger is already in flight "
+              "on some rank; call finish() first");
+      e.set_collective(true);
+      throw e;
+    }
+    const long range[2] = {agreed[0], agreed[1]};
     if (range[0] != -range[1]) {
       InputError e("hcart::HaloBinding::start: the ranks start different bindings at once "
                    "(bindings " +
@@ -250,6 +265,8 @@ void HaloEngine::start_binding(const std::vector<std::unique_ptr<BoundField>>& f
       throw e;
     }
   }
+  HCART_CHECK(!m_in_flight, "hcart::HaloBinding::start: an exchange of its exchanger is "
+                            "already in flight; call finish() first");
   CallPlan* plan = &m_plans.get(call.mode, call.layers, m_allocations); // made at bind()
   if (plan != m_current) m_active = nullptr;
   m_current = plan;

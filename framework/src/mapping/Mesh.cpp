@@ -1,6 +1,6 @@
 #include <hcart/core/Error.hpp>
-#include <hcart/mapping/Factorize.hpp>
 #include <hcart/mapping/Blocks.hpp>
+#include <hcart/mapping/Factorize.hpp>
 #include <hcart/mapping/Mesh.hpp>
 
 #include <algorithm>
@@ -29,10 +29,10 @@ void validate(const Mesh& mesh) {
                                                                         << " in direction " << i
                                                                         << ", expected >= 1");
     const std::int64_t m = block_multiple_of(mesh, i);
-    HCART_REQUIRE(m >= 1 && m <= mesh.global_size[i],
-                  "hcart::Mesh: block multiple " << m << " in direction " << i << " of "
-                                                 << mesh.global_size[i]
-                                                 << " cells, expected 1 to the size");
+    HCART_REQUIRE(m >= 1 && m <= mesh.global_size[i], "hcart::Mesh: block multiple "
+                                                          << m << " in direction " << i << " of "
+                                                          << mesh.global_size[i]
+                                                          << " cells, expected 1 to the size");
     HCART_REQUIRE(mesh.halo_width[i] >= 0, "hcart::Mesh: halo width " << mesh.halo_width[i]
                                                                       << " in direction " << i
                                                                       << ", expected >= 0");
@@ -58,6 +58,15 @@ std::vector<double> communication_weights(const Mesh& mesh) {
     w[i] = c * mesh.halo_width[i] * others;
   }
   return w;
+}
+
+std::vector<std::int64_t> equal_block_divisors(const Mesh& mesh) {
+  std::vector<std::int64_t> divides(mesh.global_size.size());
+  for (std::size_t i = 0; i < divides.size(); ++i) {
+    const std::int64_t m = block_multiple_of(mesh, i);
+    divides[i] = mesh.global_size[i] % m == 0 ? mesh.global_size[i] / m : 1;
+  }
+  return divides;
 }
 
 std::vector<std::int64_t> cut_bounds(const Mesh& mesh) {

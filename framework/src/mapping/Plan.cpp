@@ -40,18 +40,6 @@ std::vector<std::int64_t> bounds_for_factorize(std::vector<std::int64_t> bounds)
   return bounds;
 }
 
-// With equal blocks: per direction, the number every dim must divide, so that the block
-// rule gives blocks of one size (the mesh's cells, in whole block multiples); empty without.
-std::vector<std::int64_t> equal_block_divisors(const Mesh& mesh, bool equal_blocks) {
-  if (!equal_blocks) return {};
-  std::vector<std::int64_t> divides(mesh.global_size.size());
-  for (std::size_t i = 0; i < divides.size(); ++i) {
-    const std::int64_t m = block_multiple_of(mesh, i);
-    divides[i] = mesh.global_size[i] % m == 0 ? mesh.global_size[i] / m : 1;
-  }
-  return divides;
-}
-
 // The weighted factorization within the bounds and fixed dims, and with equal blocks only
 // among the dims that divide `divides` (an exhaustive search over the divisors: the same
 // criteria, a filter).
@@ -343,6 +331,7 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
   HCART_REQUIRE(fixed.size() == d,
                 "hcart::make_plan: " << fixed.size() << " dims for a " << d << "-dimensional mesh");
   std::int64_t fixed_product = 1;
+  bool product_past = false;
   for (std::size_t i = 0; i < d; ++i) {
     HCART_REQUIRE(fixed[i] >= 0, "hcart::make_plan: dims[" << i << "] = " << fixed[i]
                                                            << ", expected >= 0 (0 = free)");
@@ -357,14 +346,20 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
                       << " (a rank must own at least a halo width of cells "
                          "in each direction it is cut in): choose dims["
                       << i << "] <= " << bounds[i] << ", or give direction " << i << " more cells");
-    if (fixed[i] > 0) fixed_product *= fixed[i];
+    // A product past 64 bits is named as such (it divides nothing).
+    if (fixed[i] > 0) {
+      product_past = product_past || fixed_product > no_bound / fixed[i];
+      if (!product_past) fixed_product *= fixed[i];
+    }
   }
-  HCART_REQUIRE(machine.ranks() % fixed_product == 0,
-                "hcart::make_plan: fixed dims " << impl::join_numbers(fixed, ",") << " (product "
-                                                << fixed_product << ") do not divide the "
-                                                << machine.ranks() << " ranks");
+  HCART_REQUIRE(!product_past && machine.ranks() % fixed_product == 0,
+                "hcart::make_plan: fixed dims "
+                    << impl::join_numbers(fixed, ",") << " (product "
+                    << (product_past ? std::string("past 2^63") : std::to_string(fixed_product))
+                    << ") do not divide the " << machine.ranks() << " ranks");
   check_capacity(mesh, bounds, machine.ranks());
-  const std::vector<std::int64_t> divides = equal_block_divisors(mesh, options.equal_blocks);
+  const std::vector<std::int64_t> divides =
+      options.equal_blocks ? equal_block_divisors(mesh) : std::vector<std::int64_t>{};
   if (options.equal_blocks) {
     for (std::size_t i = 0; i < d; ++i) {
       HCART_REQUIRE(
@@ -384,8 +379,12 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
             << (std::any_of(fixed.begin(), fixed.end(), [](std::int64_t x) { return x > 0; })
                     ? " with fixed dims " + impl::join_numbers(fixed, ",")
                     : std::string())
-            << " (each dim must divide its direction's cells, within the cut bounds "
-            << impl::join_numbers(bounds)
+            << " (each dim must divide its direction's cells"
+            << (std::any_of(mesh.block_multiple.begin(), mesh.block_multiple.end(),
+                            [](std::int64_t m) { return m > 1; })
+                    ? " in whole blocks of " + impl::join_numbers(mesh.block_multiple) + " cells"
+                    : std::string())
+            << ", within the cut bounds " << impl::join_numbers(bounds)
             << "): use a rank count whose factors divide the mesh, or allow blocks "
                "of unequal size");
   }

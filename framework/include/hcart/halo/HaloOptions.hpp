@@ -50,6 +50,9 @@ struct HaloOptions {
   /// messages for ever; with the check, start() throws the same one-line hcart::InputError
   /// on every rank, with nothing posted. Off by default (a latency per bound exchange): turn
   /// it on to find such a mistake. Bindings are numbered in the order bind() made them.
+  /// Exchanges without a binding take no part: a bound exchange on one rank against an
+  /// unbound one on another still waits. The same value on every rank (checked when the
+  /// exchanger is made).
   bool check_binding_order = false;
   /// Halo layers to exchange next to the owned cells in each direction when a call names
   /// none: 0 (default) for the grid's whole halo width, else at most that many (never more

@@ -49,4 +49,9 @@ std::vector<double> communication_weights(const Mesh& mesh);
 /// multiples), fewer where the last block would hold less than max(h_i, m_i) cells.
 std::vector<std::int64_t> cut_bounds(const Mesh& mesh);
 
+/// \brief Per direction, the number a dim must divide so that every block of the direction
+/// has one size (PlanOptions::equal_blocks): g_i / m_i whole multiples m_i (the block
+/// multiple, 1 without), or 1 where g_i is no whole multiple (one block only).
+std::vector<std::int64_t> equal_block_divisors(const Mesh& mesh);
+
 } // namespace hcart
