@@ -90,7 +90,8 @@ HCART_HOST_CLONES void plain_restrict(const PlainLevel& fine, PlainLevel& coarse
         for (int a = -1; a <= 1; ++a)
           for (int b = -1; b <= 1; ++b)
             for (int e = -1; e <= 1; ++e)
-              sum += weight(a) * weight(b) * weight(e) * fine.r[fine.at(2 * i + a, 2 * j + b, 2 * k + e)];
+              sum += weight(a) * weight(b) * weight(e) *
+                     fine.r[fine.at(2 * i + a, 2 * j + b, 2 * k + e)];
         coarse.f[coarse.at(i, j, k)] = sum;
       }
 }
@@ -247,7 +248,8 @@ int main(int argc, char* argv[]) {
     long size = 0;
     int repeats = 7;
     bool plain = false, jacobi = false, levels_mode = false;
-    app.add_option("--size", size, "unknowns per direction (2^k - 1; default 127, 63 with --jacobi)");
+    app.add_option("--size", size,
+                   "unknowns per direction (2^k - 1; default 127, 63 with --jacobi)");
     app.add_option("--repeats", repeats)->capture_default_str();
     app.add_flag("--plain", plain, "a V-cycle against the plain serial multigrid");
     app.add_flag("--jacobi", jacobi, "time to solution against the Jacobi solver");
@@ -281,8 +283,8 @@ int main(int argc, char* argv[]) {
             const double b = reference.top().u[reference.top().at(i + 1, j + 1, k + 1)];
             differ += std::memcmp(&a, &b, sizeof a) != 0;
           }
-      HCART_CHECK(differ == 0, "hcart's multigrid and the plain one differ in " << differ
-                                                                               << " unknowns after 3 cycles");
+      HCART_CHECK(differ == 0, "hcart's multigrid and the plain one differ in "
+                                   << differ << " unknowns after 3 cycles");
       std::vector<double> t_hcart, t_plain, ratio;
       for (int r = 0; r < repeats; ++r) {
         const auto run_hcart = [&] {
@@ -339,9 +341,9 @@ int main(int argc, char* argv[]) {
         for (int r = 0; r < repeats; ++r) {
           auto t0 = Clock::now();
           for (int colour = 0; colour < 2; ++colour)
-            hcart::for_each_coloured_cell("gs", g0, g0.owned_box(), colour,
-                                          hcart::jacobi::GaussSeidelPoint{hcart::accessor(u0),
-                                                                          hcart::accessor(f0), st});
+            hcart::for_each_coloured_cell(
+                "gs", g0, g0.owned_box(), colour,
+                hcart::jacobi::GaussSeidelPoint{hcart::accessor(u0), hcart::accessor(f0), st});
           hcart::fence("gs");
           hs.push_back(seconds_since(t0));
           t0 = Clock::now();
@@ -416,7 +418,8 @@ int main(int argc, char* argv[]) {
                     solved.iterations, solved.seconds,
                     double(size) * size * size / solved.seconds / 1e6);
         std::printf("jacobi     %ld iterations %9.3f s%s  (%.0fx the multigrid's time)\n",
-                    iterations, jacobi_seconds, residual > target ? " (stopped at 600 s: not there)" : "",
+                    iterations, jacobi_seconds,
+                    residual > target ? " (stopped at 600 s: not there)" : "",
                     jacobi_seconds / solved.seconds);
       }
     }
@@ -425,12 +428,12 @@ int main(int argc, char* argv[]) {
         const char* name;
         hcart::jacobi::MultigridSettings::Agglomeration rule;
       };
-      for (const Mode& mode : {Mode{"agglomeration by the machine",
-                                    hcart::jacobi::MultigridSettings::Agglomeration::Machine},
-                               Mode{"agglomeration by stride",
-                                    hcart::jacobi::MultigridSettings::Agglomeration::Stride},
-                               Mode{"no agglomeration",
-                                    hcart::jacobi::MultigridSettings::Agglomeration::None}}) {
+      for (const Mode& mode :
+           {Mode{"agglomeration by the machine",
+                 hcart::jacobi::MultigridSettings::Agglomeration::Machine},
+            Mode{"agglomeration by stride",
+                 hcart::jacobi::MultigridSettings::Agglomeration::Stride},
+            Mode{"no agglomeration", hcart::jacobi::MultigridSettings::Agglomeration::None}}) {
         hcart::jacobi::Settings settings = poisson_multigrid(0);
         settings.multigrid.agglomeration = mode.rule;
         // Without agglomeration every level keeps every rank: as many levels as they can

@@ -52,9 +52,8 @@ OutputSettings read_output(const Deck& deck);
 /// \brief The strategies compare mode runs (hcart::compared_strategies: manual only where
 /// `options.dims` fixes every direction). With equal blocks, mpi only where MPI_Dims_create's
 /// grid of `ranks` divides `spec`'s mesh; where not, `notes` gets a line saying it is left out.
-std::vector<Strategy> compare_strategies(const DecompositionOptions& options,
-                                         const GridSpec& spec, int ranks,
-                                         std::vector<std::string>& notes);
+std::vector<Strategy> compare_strategies(const DecompositionOptions& options, const GridSpec& spec,
+                                         int ranks, std::vector<std::string>& notes);
 /// \brief `options` for one compare run: the strategy set, dims kept only for manual.
 DecompositionOptions for_strategy(DecompositionOptions options, Strategy strategy);
 

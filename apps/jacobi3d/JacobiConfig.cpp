@@ -114,8 +114,9 @@ Config read_config(const Deck& deck) {
   c.settings.solver = multigrid ? Settings::Method::Multigrid : Settings::Method::Jacobi;
   MultigridSettings& mg = c.settings.multigrid;
   mg.levels = static_cast<long>(deck.integer("multigrid", "levels"));
-  mg.smoother = deck.string("multigrid", "smoother") == "jacobi" ? MultigridSettings::Smoother::Jacobi
-                                                                  : MultigridSettings::Smoother::RedBlack;
+  mg.smoother = deck.string("multigrid", "smoother") == "jacobi"
+                    ? MultigridSettings::Smoother::Jacobi
+                    : MultigridSettings::Smoother::RedBlack;
   mg.pre_smooth = static_cast<long>(deck.integer("multigrid", "pre_smooth"));
   mg.post_smooth = static_cast<long>(deck.integer("multigrid", "post_smooth"));
   mg.coarse_sweeps = static_cast<long>(deck.integer("multigrid", "coarse_sweeps"));
@@ -127,9 +128,9 @@ Config read_config(const Deck& deck) {
   // What the multigrid solver does not take, by the key that gave it.
   for (const char* key : {"overlap", "iterations_per_pass"}) {
     HCART_REQUIRE(!multigrid || !deck.given("jacobi", key),
-                  deck.where("jacobi", key)
-                      << ": [jacobi] " << key << " is the Jacobi solver's; solver = \"multigrid\" "
-                                                 "expected it left out");
+                  deck.where("jacobi", key) << ": [jacobi] " << key
+                                            << " is the Jacobi solver's; solver = \"multigrid\" "
+                                               "expected it left out");
   }
   for (const char* key : {"levels", "smoother", "pre_smooth", "post_smooth", "coarse_sweeps",
                           "agglomerate_below", "agglomeration"}) {
@@ -171,7 +172,8 @@ Config read_config(const Deck& deck) {
              << c.spec.global_size[2];
       throw InputError(deck.where("mesh", "size") + ": [mesh] size: " + points.str() +
                        " points do not halve into a coarser level in some direction, and the "
-                       "multigrid solver needs at least 2 levels" + rule);
+                       "multigrid solver needs at least 2 levels" +
+                       rule);
     }
   }
   if (c.settings.problem == Problem::Poisson) {

@@ -65,7 +65,8 @@ TEST(Machine, UnevenNodes) {
 
 TEST(Machine, UnevenDescriptionsAreCheckedWithOneLine) {
   const std::pair<const char*, const char*> bad[] = {
-      {"node:[4,4,2]", "holds 4 ranks, expected 1 to 1 (no finer level holds them: name one, e.g. 'node:[4,4,2] core:4')"},
+      {"node:[4,4,2]", "holds 4 ranks, expected 1 to 1 (no finer level holds them: name one, e.g. "
+                       "'node:[4,4,2] core:4')"},
       {"node:[4,5] core:4", "node 1 holds 5 ranks, expected 1 to 4 (a whole node)"},
       {"node:[4,0] core:4", "'0' in '[4,0]'"},
       {"node:[] core:4", "is not a list of ranks per unit"},

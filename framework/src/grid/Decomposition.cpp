@@ -6,8 +6,9 @@
 #include <hcart/mapping/Blocks.hpp>
 #include <hcart/topology/Detect.hpp>
 
-#include <algorithm>
 #include <climits>
+
+#include <algorithm>
 
 namespace hcart {
 
@@ -137,10 +138,10 @@ std::unique_ptr<Decomposition> Decomposition::coarsened(const Decomposition& fin
   coarse->inherit(fine);
   agree_on_errors(fine.comm(), [&] {
     for (int d = 0; d < 3; ++d) {
-      HCART_REQUIRE(ratio[d] >= 1 && size[d] >= 1,
-                    "hcart::Decomposition::coarsened: ratio " << ratio[d] << " and size " << size[d]
-                                                              << " in direction " << d
-                                                              << ", expected both >= 1");
+      HCART_REQUIRE(ratio[d] >= 1 && size[d] >= 1, "hcart::Decomposition::coarsened: ratio "
+                                                       << ratio[d] << " and size " << size[d]
+                                                       << " in direction " << d
+                                                       << ", expected both >= 1");
       // Every boundary between blocks (not only this rank's) halves exactly, and every
       // coarse block keeps a cell: the same answer on every rank.
       for (int c = 1; c < fine.m_dims[d]; ++c) {
@@ -148,8 +149,9 @@ std::unique_ptr<Decomposition> Decomposition::coarsened(const Decomposition& fin
         HCART_REQUIRE(at % ratio[d] == 0,
                       "hcart::Decomposition::coarsened: the block boundary at cell "
                           << at << " of direction " << d << " (" << fine.m_spec.global_size[d]
-                          << " cells, " << fine.m_dims[d] << " blocks) is not a multiple of the ratio "
-                          << ratio[d] << ": the " << size[d]
+                          << " cells, " << fine.m_dims[d]
+                          << " blocks) is not a multiple of the ratio " << ratio[d] << ": the "
+                          << size[d]
                           << "-cell level cannot nest in it; decompose with a block multiple "
                              "(hcart::nested_spec)");
       }
@@ -166,7 +168,8 @@ std::unique_ptr<Decomposition> Decomposition::coarsened(const Decomposition& fin
   });
   for (int d = 0; d < 3; ++d) {
     coarse->m_spec.global_size[d] = size[d];
-    coarse->m_spec.block_multiple[d] = std::max<std::int64_t>(1, fine.m_spec.block_multiple[d] / ratio[d]);
+    coarse->m_spec.block_multiple[d] =
+        std::max<std::int64_t>(1, fine.m_spec.block_multiple[d] / ratio[d]);
     coarse->m_cuts.divisor[d] *= ratio[d];
   }
   MPI_Comm dup = MPI_COMM_NULL;
@@ -194,8 +197,8 @@ std::unique_ptr<Decomposition> Decomposition::agglomerated(const Decomposition& 
   int box = -1;
   for (std::size_t b = 0; b < owners.size(); ++b) {
     HCART_CHECK(owners[b] >= 0 && owners[b] < pieces.m_size,
-                "hcart::Decomposition::agglomerated: owner " << owners[b] << " of "
-                                                             << pieces.m_size << " ranks");
+                "hcart::Decomposition::agglomerated: owner " << owners[b] << " of " << pieces.m_size
+                                                             << " ranks");
     if (owners[b] == pieces.m_rank) {
       HCART_CHECK(box < 0, "hcart::Decomposition::agglomerated: rank " << pieces.m_rank
                                                                        << " owns two boxes");

@@ -80,11 +80,11 @@ private:
   const Grid* m_grid;
   HaloMode m_mode;
   HaloOptions m_options;
-  Communicator m_comm; // a duplicate of the decomposition's: the exchanger's own (freed last)
+  Communicator m_comm;       // a duplicate of the decomposition's: the exchanger's own (freed last)
   Communicator m_order_comm; // HaloOptions::check_binding_order's reductions, when on
   CallPlans m_plans;
-  CallPlan* m_default = nullptr;   // the exchanger's mode and HaloOptions::width
-  CallPlan* m_current = nullptr;   // the exchange now
+  CallPlan* m_default = nullptr;    // the exchanger's mode and HaloOptions::width
+  CallPlan* m_current = nullptr;    // the exchange now
   const Copies* m_active = nullptr; // its copy lists for the fields now
   std::vector<BoundField*> m_now;   // the fields of the exchange now (start()'s or a binding's)
   std::vector<std::size_t> m_slot_bytes; // per value of a cell (a field's, or a component's)
@@ -103,7 +103,7 @@ private:
   long m_bindings = 0;                 // bindings made
   // The fields' check.
   FieldCheck m_check;
-  HaloCall m_call;             // what the exchange now asked for
+  HaloCall m_call;            // what the exchange now asked for
   std::string m_call_problem; // why this rank cannot exchange that width
   bool m_abandoned = false;   // the check failed before anything was posted: finish() throws
   long long m_agreed = -1;    // the signature every rank passed at the last exchange, or -1

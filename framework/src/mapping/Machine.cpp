@@ -260,10 +260,10 @@ Machine Machine::with_node_ranks(const std::vector<std::int64_t>& node_ranks,
   for (std::size_t u = 0; u < node_ranks.size(); ++u) {
     const std::int64_t n = node_ranks[u];
     HCART_REQUIRE(n >= 1 && n <= whole,
-                  "hcart::Machine: " << node_level << " " << u << " holds " << n
-                                     << " ranks, expected 1 to " << whole
-                                     << (inner.empty() ? finer_needed()
-                                                       : " (a whole " + node_level + ")"));
+                  "hcart::Machine: "
+                      << node_level << " " << u << " holds " << n << " ranks, expected 1 to "
+                      << whole
+                      << (inner.empty() ? finer_needed() : " (a whole " + node_level + ")"));
     total += n;
     HCART_REQUIRE(total <= uneven_max_ranks, "hcart::Machine: more than "
                                                  << uneven_max_ranks

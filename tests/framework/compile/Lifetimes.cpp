@@ -18,9 +18,9 @@ void lifetimes(MPI_Comm comm, const hcart::GridSpec& spec, const hcart::Field<do
   (void)levels;
 #else
   const hcart::Grid dangling_grid{hcart::Decomposition{comm, spec}};              // 1
-  hcart::HaloExchanger dangling_halo{hcart::Grid{decomp}};                          // 2
-  const hcart::PhysicalBoundaries dangling_walls{hcart::Grid{decomp}};              // 3
-  const hcart::HaloBinding dangling_binding = hcart::HaloExchanger{grid}.bind(u);   // 4
-  const hcart::GridHierarchy dangling_levels{hcart::Decomposition{comm, spec}};     // 5
+  hcart::HaloExchanger dangling_halo{hcart::Grid{decomp}};                        // 2
+  const hcart::PhysicalBoundaries dangling_walls{hcart::Grid{decomp}};            // 3
+  const hcart::HaloBinding dangling_binding = hcart::HaloExchanger{grid}.bind(u); // 4
+  const hcart::GridHierarchy dangling_levels{hcart::Decomposition{comm, spec}};   // 5
 #endif
 }

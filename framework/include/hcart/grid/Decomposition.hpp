@@ -155,8 +155,8 @@ private:
   // of fine_size over fine_pieces, boundaries at multiples of `multiple`), at coordinate
   // coord * stride, divided by `divisor` and capped at this level's size.
   struct Cuts {
-    std::array<std::int64_t, 3> fine_size{{1, 1, 1}}, fine_pieces{{1, 1, 1}},
-        multiple{{1, 1, 1}}, stride{{1, 1, 1}}, divisor{{1, 1, 1}};
+    std::array<std::int64_t, 3> fine_size{{1, 1, 1}}, fine_pieces{{1, 1, 1}}, multiple{{1, 1, 1}},
+        stride{{1, 1, 1}}, divisor{{1, 1, 1}};
   };
   Decomposition() = default;
   // The fields a derived level shares with the one it derives from (not the communicator).

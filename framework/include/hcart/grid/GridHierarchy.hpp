@@ -1,9 +1,9 @@
 // hcart::GridHierarchy: the levels of a geometric multigrid. Each coarser level is derived
 // from the one above it, never planned afresh, so that every rank's block of a level nests
-// in its block of the level above (a cell-centred restriction needs no message); a level with too few
-// cells per rank moves onto fewer ranks, chosen through the machine hierarchy (the cores of
-// a node first, nodes only when a node's ranks hold too little), and hcart moves its data
-// there and back (docs/api-guide.md, "Grid hierarchies").
+// in its block of the level above (a cell-centred restriction needs no message); a level with too
+// few cells per rank moves onto fewer ranks, chosen through the machine hierarchy (the cores of a
+// node first, nodes only when a node's ranks hold too little), and hcart moves its data there and
+// back (docs/api-guide.md, "Grid hierarchies").
 //
 //   hcart::HierarchyOptions h;                        // cell-centred, halving every direction
 //   h.levels = 4;                                     // 0: as many as the mesh halves into
@@ -13,8 +13,9 @@
 //     if (!levels.holds(l)) continue;                 // an agglomerated level elsewhere
 //     const hcart::Grid& grid = levels.grid(l);       // fields, boxes, exchangers as usual
 //   }
-//   hcart::restrict_cells(levels, 1, r0, f1);         // level 0 -> 1 (hcart/grid/LevelTransfers.hpp)
-//   hcart::prolong_cells(levels, 1, e1, u0);          // level 1 -> 0, added
+//   hcart::restrict_cells(levels, 1, r0, f1);         // level 0 -> 1
+//   (hcart/grid/LevelTransfers.hpp) hcart::prolong_cells(levels, 1, e1, u0);          // level 1 ->
+//   0, added
 //
 // Nesting. Level l has global size n_l = n_{l-1} / 2 (cell-centred) or (n_{l-1} - 1) / 2
 // (vertex-centred: coarse point i is fine point 2i + 1) in each coarsened direction; each
@@ -96,7 +97,8 @@ GridSpec nested_spec(GridSpec spec, const HierarchyOptions& options);
 /// have in the same order. \throws hcart::InputError (on every rank) naming the first rank,
 /// the direction and the blocks that do not nest.
 void require_nested(const Decomposition& fine, const Decomposition& coarse,
-                    const std::array<int, 3>& ratio, LevelCentering centering = LevelCentering::Cell);
+                    const std::array<int, 3>& ratio,
+                    LevelCentering centering = LevelCentering::Cell);
 
 /// \brief What this rank's gathers and scatters between levels sent, per machine level
 /// (coarse first, then "self": a rank's own piece, copied), since the hierarchy was made.

@@ -204,10 +204,12 @@ private:
   friend class HaloBinding;
   template <class... F>
   void start_fields(const impl::HaloCall& call, const std::tuple<const F&...>& fields) {
-    begin_call(call, std::apply([](const auto&... f) {
-                       return (impl::HaloArgument<std::decay_t<decltype(f)>>::count(f) + ... + 0);
-                     },
-                     fields));
+    begin_call(call,
+               std::apply(
+                   [](const auto&... f) {
+                     return (impl::HaloArgument<std::decay_t<decltype(f)>>::count(f) + ... + 0);
+                   },
+                   fields));
     std::size_t index = 0;
     std::apply([&](const auto&... f) { (bind_argument(index, f), ...); }, fields);
     start_bound();
