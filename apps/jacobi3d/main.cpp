@@ -28,14 +28,6 @@
 
 namespace {
 
-// "mpi, weighted, levelwise, hierarchical": what compare mode runs without fixed dims.
-std::string compared_names() {
-  std::string names;
-  for (hcart::Strategy s : hcart::compared_strategies(false))
-    names += (names.empty() ? "" : ", ") + hcart::to_string(s);
-  return names;
-}
-
 using namespace hcart;
 
 jacobi::RunReport run_once(const jacobi::Config& config, bool verbose, int rank,
@@ -97,7 +89,7 @@ int main(int argc, char* argv[]) {
     int repeats = 3;
     hcart::apps::add_compare_options(
         cli.app(), compare, repeats,
-        "run every strategy (" + compared_names() +
+        "run every strategy (" + hcart::strategy_names(hcart::compared_strategies(false)) +
             "; manual too when dims fix every direction) --repeats times, in turn, and print "
             "them side by side");
     std::string machine_file;

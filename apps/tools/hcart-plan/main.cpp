@@ -19,6 +19,7 @@
 #include <hcart/core/Main.hpp>
 #include <hcart/grid/Planner.hpp>
 #include <hcart/io/OutputDirectory.hpp>
+#include <hcart/mapping/PlanCost.hpp>
 #include <hcart/mapping/Strategy.hpp>
 #include <hcart/mapping/TrafficModel.hpp>
 
@@ -46,17 +47,9 @@ void write_launch_files(const hcart::apps::PlanRequest& request,
   const auto t = hcart::traffic_model(plan, request.machine, request.mesh, request.traffic);
   const auto w = hcart::traffic_model(as_launched, request.machine, request.mesh, request.traffic);
   // Never worse than the launch order: where hcart's placement of these dims does not send
-  // less (the busiest unit, then the total, level by level from the nodes down), the files
-  // keep the launch order.
-  auto better = [](const hcart::Traffic& a, const hcart::Traffic& b) {
-    for (std::size_t l = 0; l < a.levels.size() && l < b.levels.size(); ++l) {
-      if (a.levels[l].max_unit_bytes != b.levels[l].max_unit_bytes)
-        return a.levels[l].max_unit_bytes < b.levels[l].max_unit_bytes;
-      if (a.levels[l].bytes != b.levels[l].bytes) return a.levels[l].bytes < b.levels[l].bytes;
-    }
-    return false;
-  };
-  const bool placed_better = better(t, w);
+  // less by the objective (the busiest unit, then the total, level by level from the nodes
+  // down), the files keep the launch order.
+  const bool placed_better = hcart::compare(hcart::plan_cost(t), hcart::plan_cost(w)) < 0;
   const auto slots = hcart::apps::launch_slots(placed_better ? plan : as_launched, request.machine);
   auto write = [&](const std::string& path, const std::string& text) {
     if (path.empty() || !root) return;

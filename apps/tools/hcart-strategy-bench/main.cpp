@@ -157,10 +157,8 @@ double round_of(Exchange& x, int repetitions) {
 int main(int argc, char* argv[]) {
   return hcart::run_main(argc, argv, "hcart-strategy-bench", [&](hcart::Environment& env) {
     using namespace hcart::apps;
-    std::string compared;
-    for (hcart::Strategy s : hcart::compared_strategies(false))
-      compared += (compared.empty() ? "" : ", ") + hcart::to_string(s);
-    CLI::App app{"hcart-strategy-bench: the halo traffic of growing meshes under the " + compared +
+    CLI::App app{"hcart-strategy-bench: the halo traffic of growing meshes under the " +
+                     hcart::strategy_names(hcart::compared_strategies(false)) +
                      " strategies, timed side by side.",
                  "hcart-strategy-bench"};
     std::string ratio_text = "1,2,4", periodic_text = "0,0,0", machine_text,

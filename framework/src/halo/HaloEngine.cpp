@@ -254,11 +254,10 @@ void HaloEngine::start_binding(const std::vector<std::unique_ptr<BoundField>>& f
       e.set_collective(true);
       throw e;
     }
-    const long range[2] = {agreed[0], agreed[1]};
-    if (range[0] != -range[1]) {
+    if (agreed[0] != -agreed[1]) {
       InputError e("hcart::HaloBinding::start: the ranks start different bindings at once "
                    "(bindings " +
-                   std::to_string(range[0]) + " to " + std::to_string(-range[1]) +
+                   std::to_string(agreed[0]) + " to " + std::to_string(-agreed[1]) +
                    ", numbered in the order bind() made them): every rank must exchange its "
                    "bindings in the same order");
       e.set_collective(true);

@@ -38,14 +38,18 @@ std::vector<Strategy> all_strategies() {
   return out;
 }
 
-std::string strategy_names(const std::string& separator, const std::string& last) {
-  const auto& table = strategy_table();
+std::string strategy_names(const std::vector<Strategy>& strategies, const std::string& separator,
+                           const std::string& last) {
   std::string out;
-  for (std::size_t i = 0; i < table.size(); ++i) {
-    if (i > 0) out += i + 1 == table.size() ? last : separator;
-    out += table[i].name;
+  for (std::size_t i = 0; i < strategies.size(); ++i) {
+    if (i > 0) out += i + 1 == strategies.size() ? last : separator;
+    out += to_string(strategies[i]);
   }
   return out;
+}
+
+std::string strategy_names(const std::string& separator, const std::string& last) {
+  return strategy_names(all_strategies(), separator, last);
 }
 
 std::vector<Strategy> compared_strategies(bool all_dims_fixed) {

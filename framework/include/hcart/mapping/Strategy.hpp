@@ -40,6 +40,9 @@ std::vector<Strategy> all_strategies();
 /// \brief The names in the table's order, e.g. `strategy_names(", ", " or ")` gives
 /// "mpi, weighted, levelwise, hierarchical or manual".
 std::string strategy_names(const std::string& separator = ", ", const std::string& last = ", ");
+/// \brief The names of `strategies`, joined the same way.
+std::string strategy_names(const std::vector<Strategy>& strategies,
+                           const std::string& separator = ", ", const std::string& last = ", ");
 /// \brief What a side-by-side comparison runs, in the table's order: every strategy, those
 /// that need every dim only when `all_dims_fixed`.
 std::vector<Strategy> compared_strategies(bool all_dims_fixed);
