@@ -7,6 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cstddef>
+#include <type_traits>
+
 namespace {
 // Through an accessor: w(i, j, k) = u(i - 1, j, k) + u at the next k by linear offset.
 struct Neighbours {
@@ -128,4 +132,33 @@ TEST(ComponentAccessor, InAKernel) {
       for (int k = 1; k < 8; ++k)
         wrong += hw(i, j, k) != 4 * (10000.0 * i + 100.0 * j + (k - 1));
   EXPECT_EQ(wrong, 0);
+}
+
+// FieldTraits, the one description of each field type: its components are the view's own
+// memory (checked against the view's addresses), its cells the view's extents, and what is
+// not a field is not one.
+TEST(FieldTraits, DescribeEachFieldType) {
+  using F = hcart::Field<float>;
+  using C = hcart::ComponentField<double>;
+  static_assert(hcart::is_field_v<F> && hcart::is_field_v<C>);
+  static_assert(hcart::is_field_v<hcart::Field<const double>>);
+  static_assert(!hcart::is_field_v<Kokkos::View<double**>> && !hcart::is_field_v<double>);
+  static_assert(std::is_same_v<hcart::FieldTraits<F>::accessor_type, hcart::FieldAccessor<float>>);
+  static_assert(
+      std::is_same_v<hcart::FieldTraits<C>::accessor_type, hcart::ComponentAccessor<double>>);
+  static_assert(std::is_same_v<decltype(hcart::accessor(C())), hcart::ComponentAccessor<double>>);
+
+  const F u("u", 4, 5, 6);
+  const C f("f", 3, 4, 5, 6);
+  EXPECT_EQ(hcart::FieldTraits<F>::components(u), 1);
+  EXPECT_EQ(hcart::FieldTraits<C>::components(f), 3);
+  const std::array<std::size_t, 3> cells{4, 5, 6};
+  EXPECT_EQ(hcart::FieldTraits<F>::cells(u), cells);
+  EXPECT_EQ(hcart::FieldTraits<C>::cells(f), cells);
+  EXPECT_EQ(hcart::component(u, 0).data(), u.data());
+  for (int c = 0; c < 3; ++c) {
+    const hcart::Field<double> part = hcart::component(f, c);
+    EXPECT_EQ(&part(1, 2, 3), &f(c, 1, 2, 3));
+    EXPECT_EQ(&part(3, 4, 5), &f(c, 3, 4, 5));
+  }
 }

@@ -13,6 +13,8 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
+#include <vector>
 
 using hcart::test::world_rank;
 using hcart::test::world_size;
@@ -108,4 +110,41 @@ TEST(FieldChecks, FieldsWithComponents) {
     EXPECT_TRUE(error.collective());
     EXPECT_NE(std::string(error.what()).find("field 'small'"), std::string::npos) << error.what();
   }
+}
+
+// One require_finite list of every field type (a Field<double>, a ComponentField<float>):
+// each field's count is its own, summed over the ranks, and a clean list passes.
+TEST(FieldChecks, OneListOfMixedFieldTypes) {
+  hcart::GridSpec spec;
+  spec.global_size = {12, 10, 8};
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, spec);
+  const hcart::Grid grid(decomp);
+  const auto u = grid.make_field<double>("u");
+  const auto f = grid.make_components<float>("f", 3);
+  EXPECT_NO_THROW(hcart::require_finite(grid, {{"u", u}, {"f", f}}, "at the start"));
+  const auto h = grid.halo_width();
+  if (world_rank() == 0) { // two bad values in f's last component, on one rank
+    auto host = hcart::host_copy(f);
+    host(2, h[0], h[1], h[2]) = std::numeric_limits<float>::infinity();
+    host(2, h[0] + 1, h[1], h[2]) = std::nanf("");
+    Kokkos::deep_copy(f, host);
+  }
+  { // and one in u on every rank
+    auto host = hcart::host_copy(u);
+    host(h[0], h[1], h[2]) = std::nan("");
+    Kokkos::deep_copy(u, host);
+  }
+  try {
+    hcart::require_finite(grid, {{"u", u}, {"f", f}}, "after step 2");
+    ADD_FAILURE() << "no error";
+  } catch (const hcart::Error& error) {
+    EXPECT_TRUE(error.collective());
+    EXPECT_EQ(std::string(error.what()),
+              "after step 2: field 'u' holds " + std::to_string(world_size()) +
+                  " values that are NaN or infinite; field 'f' holds 2 values that are NaN or "
+                  "infinite");
+  }
+  // The (name, field) pairs of one type, as a vector.
+  const std::vector<std::pair<std::string, hcart::ComponentField<float>>> pairs{{"f", f}};
+  EXPECT_THROW(hcart::require_finite(grid, pairs, "again"), hcart::Error);
 }

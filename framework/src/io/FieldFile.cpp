@@ -172,8 +172,7 @@ void write_fields(const std::string& path, const Grid& grid, const std::vector<N
   std::size_t signature = fields.size();
   for (const NamedField& named : fields) {
     signature = signature * 1000003u ^ std::hash<std::string>()(named.name);
-    signature = signature * 1000003u ^
-                (named.has_components() ? named.components.extent(0) + 1 : std::size_t(0));
+    signature = signature * 1000003u ^ static_cast<std::size_t>(named.components);
   }
   long long range[2] = {static_cast<long long>(signature >> 2),
                         -static_cast<long long>(signature >> 2)};
@@ -185,10 +184,7 @@ void write_fields(const std::string& path, const Grid& grid, const std::vector<N
     for (const NamedField& named : fields) {
       HCART_REQUIRE(!named.name.empty() && named.name.find('/') == std::string::npos,
                     "hcart::write_fields: field name '" << named.name << "', expected no '/'");
-      if (named.has_components())
-        grid.require_fits(named.components, "hcart::write_fields");
-      else
-        grid.require_fits(named.field, "hcart::write_fields");
+      named.require_fits(grid, "hcart::write_fields");
     }
     if (decomp.rank() == 0) {
       // is_directory sets its error code for a path that does not exist yet (a new file):
@@ -232,7 +228,7 @@ void write_fields(const std::string& path, const Grid& grid, const std::vector<N
     std::vector<double> block;
     for (const NamedField& named : fields) {
       // A field: the mesh's shape; with N components: N x the mesh, a component at a time.
-      const int count = named.has_components() ? static_cast<int>(named.components.extent(0)) : 0;
+      const int count = named.components;
       const hsize_t shape[4] = {hsize_t(count), hsize_t(g[0]), hsize_t(g[1]), hsize_t(g[2])};
       Hdf5Handle file_space(HCART_HDF5_CHECK(count > 0 ? H5Screate_simple(4, shape, nullptr)
                                                        : H5Screate_simple(3, shape + 1, nullptr)),
@@ -242,7 +238,7 @@ void write_fields(const std::string& path, const Grid& grid, const std::vector<N
                                       file_space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)),
           H5Dclose);
       for (int c = 0; c < std::max(count, 1); ++c) {
-        auto host = hcart::host_copy(count > 0 ? component(named.components, c) : named.field);
+        auto host = hcart::host_copy(named.parts[static_cast<std::size_t>(c)]);
         copy_owned(grid, host, block, true);
         const Selection s = select_block(grid, file_space.get(), count > 0 ? c : -1);
         HCART_HDF5_CHECK(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, s.memory.get(), s.file.get(),
@@ -373,31 +369,25 @@ FileContents inspect_fields(MPI_Comm comm, const std::string& path) {
   return c;
 }
 
-namespace {
-
-// read_field() of a Field (`components` empty) or of a field with components.
-void read_into(const std::string& path, const Grid& grid, const std::string& name,
-               Field<double>* field, ComponentField<double>* components) {
+void impl::read_field(const std::string& path, const Grid& grid, const std::string& name,
+                      const NamedField& into) {
   const MPI_Comm comm = grid.decomposition().comm();
   const FileContents contents = inspect_fields(comm, path);
   bool collective = false;
   int count = 0; // the file's field's components (0: none)
   agree_on_errors(comm, [&] {
     collective = collective_transfers();
-    if (components != nullptr)
-      grid.require_fits(*components, "hcart::read_field");
-    else
-      grid.require_fits(*field, "hcart::read_field");
+    into.require_fits(grid, "hcart::read_field");
     const auto found = std::find(contents.fields.begin(), contents.fields.end(), name);
     HCART_REQUIRE(found != contents.fields.end(),
                   "file '" << path << "': no field '" << name << "'");
     count = contents.components[static_cast<std::size_t>(found - contents.fields.begin())];
-    if (components == nullptr) {
+    if (!into.has_components()) {
       HCART_REQUIRE(count == 0, "file '" << path << "': field '" << name << "' has " << count
                                          << " components: read it into an "
                                             "hcart::ComponentField");
     } else {
-      const auto wanted = static_cast<int>(components->extent(0));
+      const int wanted = into.components;
       HCART_REQUIRE(count == wanted, "file '"
                                          << path << "': field '" << name << "' has "
                                          << (count == 0 ? std::string("no") : std::to_string(count))
@@ -420,7 +410,7 @@ void read_into(const std::string& path, const Grid& grid, const std::string& nam
     std::vector<double> block(static_cast<std::size_t>(grid.local_size()[0]) *
                               grid.local_size()[1] * grid.local_size()[2]);
     for (int c = 0; c < std::max(count, 1); ++c) {
-      Field<double> target = count > 0 ? component(*components, c) : *field;
+      const Field<double>& target = into.parts[static_cast<std::size_t>(c)];
       auto host = hcart::host_copy(target);
       const Selection s = select_block(grid, file_space.get(), count > 0 ? c : -1);
       HCART_HDF5_CHECK(H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, s.memory.get(), s.file.get(),
@@ -432,18 +422,6 @@ void read_into(const std::string& path, const Grid& grid, const std::string& nam
     failure = std::current_exception();
   }
   impl::rethrow_agreed(comm, failure);
-}
-
-} // namespace
-
-void read_field(const std::string& path, const Grid& grid, const std::string& name,
-                Field<double>& field) {
-  read_into(path, grid, name, &field, nullptr);
-}
-
-void read_field(const std::string& path, const Grid& grid, const std::string& name,
-                ComponentField<double>& field) {
-  read_into(path, grid, name, nullptr, &field);
 }
 
 } // namespace hcart

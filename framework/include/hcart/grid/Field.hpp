@@ -16,6 +16,10 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <array>
+#include <cstddef>
+#include <type_traits>
+
 namespace hcart {
 
 template <class T>
@@ -33,10 +37,64 @@ using Field = Kokkos::View<T***, Kokkos::LayoutRight, MemorySpace>;
 template <class T>
 using ComponentField = Kokkos::View<T****, Kokkos::LayoutRight, MemorySpace>;
 
-/// \brief Component `c` of `field` as a Field: the same memory, no copy.
+template <class T, class Layout = Kokkos::LayoutRight>
+class FieldAccessor; // hcart/grid/FieldAccessor.hpp
 template <class T>
-Field<T> component(const ComponentField<T>& field, int c) {
-  return Kokkos::subview(field, c, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL);
+class ComponentAccessor;
+
+/// \brief What hcart knows of a field type, the one place a field type is described: every
+/// function that takes a field (Grid::fits, accessor, the halo exchanger, the finite checks,
+/// the boundary fills, the level moves, the field files) reads it through these. A field is
+/// a number of components, each a Field<value_type> of the same memory; a new field type is
+/// a new specialisation (design.md, "Adding a field type").
+template <class F>
+struct FieldTraits {
+  static constexpr bool is_field = false;
+};
+
+/// \brief Field<T>: one component, itself.
+template <class T>
+struct FieldTraits<Field<T>> {
+  static constexpr bool is_field = true;
+  using value_type = T;
+  using accessor_type = FieldAccessor<T>;
+  /// Whether the type has a component index (its messages say how many).
+  static constexpr bool has_components = false;
+  static int components(const Field<T>&) noexcept { return 1; }
+  /// Cells per direction, halos included.
+  static std::array<std::size_t, 3> cells(const Field<T>& field) noexcept {
+    return {field.extent(0), field.extent(1), field.extent(2)};
+  }
+  static Field<T> component(const Field<T>& field, int) { return field; }
+};
+
+/// \brief ComponentField<T>: extent(0) components, index (c, i, j, k).
+template <class T>
+struct FieldTraits<ComponentField<T>> {
+  static constexpr bool is_field = true;
+  using value_type = T;
+  using accessor_type = ComponentAccessor<T>;
+  static constexpr bool has_components = true;
+  static int components(const ComponentField<T>& field) noexcept {
+    return static_cast<int>(field.extent(0));
+  }
+  static std::array<std::size_t, 3> cells(const ComponentField<T>& field) noexcept {
+    return {field.extent(1), field.extent(2), field.extent(3)};
+  }
+  static Field<T> component(const ComponentField<T>& field, int c) {
+    return Kokkos::subview(field, c, Kokkos::ALL, Kokkos::ALL, Kokkos::ALL);
+  }
+};
+
+/// \brief Whether F is one of hcart's field types (has a FieldTraits specialisation).
+template <class F>
+inline constexpr bool is_field_v = FieldTraits<F>::is_field;
+
+/// \brief Component `c` of `field` as a Field: the same memory, no copy (a Field's only
+/// component, 0, is itself).
+template <class F, class = std::enable_if_t<is_field_v<F>>>
+Field<typename FieldTraits<F>::value_type> component(const F& field, int c) {
+  return FieldTraits<F>::component(field, c);
 }
 
 /// \brief A host view shaped like `view`, to fill on the host and copy into it with

@@ -33,7 +33,7 @@
 
 namespace hcart {
 
-template <class T, class Layout = Kokkos::LayoutRight>
+template <class T, class Layout> // Layout's default: hcart/grid/Field.hpp
 class FieldAccessor {
   static_assert(std::is_same<Layout, Kokkos::LayoutRight>::value ||
                     std::is_same<Layout, Kokkos::LayoutLeft>::value,
@@ -127,11 +127,6 @@ private:
   int m_extent[3] = {0, 0, 0};
 };
 
-/// \brief The accessor of a field: FieldAccessor<T> for a Field<T>.
-template <class T>
-FieldAccessor<T> accessor(const Field<T>& field) {
-  return FieldAccessor<T>(field);
-}
 
 /// \brief A field with components (ComponentField) as a kernel reads it: (c, i, j, k), or
 /// one linear offset of a cell for all components, `a(c, cell)`; component(c) is the
@@ -220,10 +215,11 @@ private:
   int m_extent[3] = {0, 0, 0};
 };
 
-/// \brief The accessor of a field with components: ComponentAccessor<T>.
-template <class T>
-ComponentAccessor<T> accessor(const ComponentField<T>& field) {
-  return ComponentAccessor<T>(field);
+/// \brief The accessor of a field (FieldTraits<F>::accessor_type): FieldAccessor<T> for a
+/// Field<T>, ComponentAccessor<T> for a ComponentField<T>.
+template <class F, class = std::enable_if_t<is_field_v<F>>>
+typename FieldTraits<F>::accessor_type accessor(const F& field) {
+  return typename FieldTraits<F>::accessor_type(field);
 }
 
 } // namespace hcart

@@ -13,7 +13,10 @@
 #include <hcart/grid/Loops.hpp>
 
 #include <cstdint>
+#include <cstdlib>
+#include <functional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -30,9 +33,24 @@ struct CountNonFinite {
   }
 };
 
+// The non-finite values of this rank's owned cells of `field`, every component.
+template <class F>
+long long count_local_non_finite(const Grid& grid, const F& field) {
+  using T = typename FieldTraits<F>::value_type;
+  static_assert(std::is_floating_point<T>::value, "hcart::count_non_finite: floating point only");
+  long long n = 0;
+  for (int c = 0; c < FieldTraits<F>::components(field); ++c) {
+    long long m = 0;
+    reduce_cells("hcart_finite", grid.owned_box(),
+                 CountNonFinite<T>{FieldTraits<F>::component(field, c)}, m);
+    n += m;
+  }
+  return n;
+}
+
 // After a reduction that found a field not fitting the grid on some rank: the same
 // InputError on every rank (collective: printed once).
-template <class F> // a Field or a ComponentField
+template <class F>
 [[noreturn]] void throw_misfit_everywhere(const Grid& grid, const F& field, const char* who) {
   try {
     grid.require_fits(field, who); // this rank's field: the detailed message
@@ -47,16 +65,15 @@ template <class F> // a Field or a ComponentField
 }
 } // namespace impl
 
-/// \brief The number of owned cells of `field` that are NaN or infinite, summed over the
-/// ranks of the grid's communicator (collective; every rank gets the same count).
-template <class T>
-std::int64_t count_non_finite(const Grid& grid, const Field<T>& field) {
-  static_assert(std::is_floating_point<T>::value, "hcart::count_non_finite: floating point only");
-  // {non-finite cells, ranks whose field does not fit}: one reduction for both, so that a
+/// \brief The number of owned cells of `field` that are NaN or infinite, every component of a
+/// field with components, summed over the ranks of the grid's communicator (collective;
+/// every rank gets the same count).
+template <class F, class = std::enable_if_t<is_field_v<F>>>
+std::int64_t count_non_finite(const Grid& grid, const F& field) {
+  // {non-finite values, ranks whose field does not fit}: one reduction for both, so that a
   // misfit on one rank is an error on every rank, at no extra latency.
   long long local[2] = {0, grid.fits(field) ? 0 : 1};
-  if (local[1] == 0)
-    reduce_cells("hcart_finite", grid.owned_box(), impl::CountNonFinite<T>{field}, local[0]);
+  if (local[1] == 0) local[0] = impl::count_local_non_finite(grid, field);
   long long global[2] = {0, 0};
   HCART_MPI_CHECK(
       MPI_Allreduce(local, global, 2, MPI_LONG_LONG, MPI_SUM, grid.decomposition().comm()));
@@ -64,95 +81,60 @@ std::int64_t count_non_finite(const Grid& grid, const Field<T>& field) {
   return global[0];
 }
 
-/// \brief count_non_finite() of a field with components: every value of every component.
-template <class T>
-std::int64_t count_non_finite(const Grid& grid, const ComponentField<T>& field) {
-  static_assert(std::is_floating_point<T>::value, "hcart::count_non_finite: floating point only");
-  long long local[2] = {0, grid.fits(field) ? 0 : 1};
-  for (int c = 0; local[1] == 0 && c < static_cast<int>(field.extent(0)); ++c) {
-    long long n = 0;
-    reduce_cells("hcart_finite", grid.owned_box(), impl::CountNonFinite<T>{component(field, c)}, n);
-    local[0] += n;
+/// \brief One field for require_finite: its name and the field, of any field type of
+/// floating-point values ({"u", u}; one list may mix Fields and ComponentFields, double and
+/// float).
+class FiniteCheck {
+public:
+  template <class F, class = std::enable_if_t<is_field_v<F>>>
+  FiniteCheck(std::string name, const F& field)
+      : m_name(std::move(name)), m_fits([field](const Grid& grid) { return grid.fits(field); }),
+        m_count([field](const Grid& grid) { return impl::count_local_non_finite(grid, field); }),
+        m_misfit([field](const Grid& grid, const char* who) {
+          impl::throw_misfit_everywhere(grid, field, who);
+        }) {}
+  /// \brief A (name, field) pair.
+  template <class F, class = std::enable_if_t<is_field_v<F>>>
+  FiniteCheck(const std::pair<std::string, F>& named) // NOLINT: a pair converts
+      : FiniteCheck(named.first, named.second) {}
+
+  const std::string& name() const noexcept { return m_name; }
+  bool fits(const Grid& grid) const { return m_fits(grid); }
+  /// This rank's count of non-finite owned values (the field must fit).
+  long long count(const Grid& grid) const { return m_count(grid); }
+  /// The collective misfit error of impl::throw_misfit_everywhere.
+  [[noreturn]] void throw_misfit(const Grid& grid, const char* who) const {
+    m_misfit(grid, who);
+    std::abort(); // not reached: m_misfit throws
   }
-  long long global[2] = {0, 0};
-  HCART_MPI_CHECK(
-      MPI_Allreduce(local, global, 2, MPI_LONG_LONG, MPI_SUM, grid.decomposition().comm()));
-  if (global[1] > 0) impl::throw_misfit_everywhere(grid, field, "hcart::count_non_finite");
-  return global[0];
-}
 
-/// \brief Checks that the owned cells of every named field are finite, with one reduction
-/// over the ranks of the grid's communicator (collective). `when` says at which point of the
-/// run, for the message (e.g. "after step 120").
+private:
+  std::string m_name;
+  std::function<bool(const Grid&)> m_fits;
+  std::function<long long(const Grid&)> m_count;
+  std::function<void(const Grid&, const char*)> m_misfit;
+};
+
+/// \brief Checks that the owned cells of every named field are finite (every component of a
+/// field with components), with one reduction over the ranks of the grid's communicator
+/// (collective). `when` says at which point of the run, for the message (e.g. "after step
+/// 120").
+///
+///   hcart::require_finite(grid, {{"u", u}, {"f", f}}, "after step 120");
+///
 /// \throws hcart::Error, the same on every rank (collective(): hcart::run_main prints it once
 /// and every rank exits with 1), naming each field that holds NaN or infinite values and how
-/// many: "after step 120: field 'u' holds 3 values that are NaN or infinite". (For fields
-/// of double or float: require_finite below.)
-template <class T, class View>
-void require_finite_fields(const Grid& grid,
-                           const std::vector<std::pair<std::string, View>>& fields,
-                           const std::string& when) {
-  static_assert(std::is_floating_point<T>::value, "hcart::require_finite: floating point only");
-  // Per field: {non-finite values, ranks where it does not fit}, in one reduction.
-  std::vector<long long> counts, misfits;
-  for (const auto& named : fields) {
-    long long n = 0;
-    const bool fits = grid.fits(named.second);
-    if (fits) {
-      if constexpr (View::rank == 4) {
-        for (int c = 0; c < static_cast<int>(named.second.extent(0)); ++c) {
-          long long m = 0;
-          reduce_cells("hcart_finite", grid.owned_box(),
-                       impl::CountNonFinite<T>{component(named.second, c)}, m);
-          n += m;
-        }
-      } else {
-        reduce_cells("hcart_finite", grid.owned_box(), impl::CountNonFinite<T>{named.second}, n);
-      }
-    }
-    counts.push_back(n);
-    misfits.push_back(fits ? 0 : 1);
-  }
-  counts.insert(counts.end(), misfits.begin(), misfits.end());
-  if (!counts.empty()) {
-    HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, counts.data(), static_cast<int>(counts.size()),
-                                  MPI_LONG_LONG, MPI_SUM, grid.decomposition().comm()));
-  }
-  for (std::size_t f = 0; f < fields.size(); ++f) {
-    if (counts[fields.size() + f] > 0)
-      impl::throw_misfit_everywhere(grid, fields[f].second, "hcart::require_finite");
-  }
-  std::string problem;
-  for (std::size_t f = 0; f < fields.size(); ++f) {
-    if (counts[f] == 0) continue;
-    problem += (problem.empty() ? "" : "; ") + std::string("field '") + fields[f].first +
-               "' holds " + std::to_string(counts[f]) + " values that are NaN or infinite";
-  }
-  if (problem.empty()) return;
-  Error error(when + ": " + problem);
-  error.set_collective(true);
-  throw error;
-}
-inline void require_finite(const Grid& grid,
-                           const std::vector<std::pair<std::string, Field<double>>>& fields,
-                           const std::string& when) {
-  require_finite_fields<double>(grid, fields, when);
-}
-inline void require_finite(const Grid& grid,
-                           const std::vector<std::pair<std::string, Field<float>>>& fields,
-                           const std::string& when) {
-  require_finite_fields<float>(grid, fields, when);
-}
-/// \brief require_finite of fields with components: every value of every component counts.
-inline void require_finite(const Grid& grid,
-                           const std::vector<std::pair<std::string, ComponentField<double>>>& fields,
-                           const std::string& when) {
-  require_finite_fields<double>(grid, fields, when);
-}
-inline void require_finite(const Grid& grid,
-                           const std::vector<std::pair<std::string, ComponentField<float>>>& fields,
-                           const std::string& when) {
-  require_finite_fields<float>(grid, fields, when);
+/// many: "after step 120: field 'u' holds 3 values that are NaN or infinite"; an
+/// hcart::InputError (collective) when a field does not have the grid's extents on some
+/// rank.
+void require_finite(const Grid& grid, const std::vector<FiniteCheck>& fields,
+                    const std::string& when);
+
+/// \brief require_finite() of a list of (name, field) pairs.
+template <class F, class = std::enable_if_t<is_field_v<F>>>
+void require_finite(const Grid& grid, const std::vector<std::pair<std::string, F>>& fields,
+                    const std::string& when) {
+  require_finite(grid, std::vector<FiniteCheck>(fields.begin(), fields.end()), when);
 }
 
 } // namespace hcart

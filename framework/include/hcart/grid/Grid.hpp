@@ -99,38 +99,26 @@ public:
   /// loops, hcart/grid/Loops.hpp, choose the launch shape themselves).
   GridPolicy owned_policy() const;
 
-  /// \brief Whether `field` has this grid's extents (halos included).
-  template <class T>
-  bool fits(const Field<T>& field) const noexcept {
+  /// \brief Whether `field` (any field type, hcart/grid/Field.hpp) has this grid's extents,
+  /// halos included, in every one of its components (at least one).
+  template <class F>
+  bool fits(const F& field) const noexcept {
+    static_assert(is_field_v<F>, "hcart::Grid::fits: a Field or a ComponentField");
+    const std::array<std::size_t, 3> cells = FieldTraits<F>::cells(field);
     for (int d = 0; d < 3; ++d)
-      if (field.extent(static_cast<unsigned>(d)) != static_cast<std::size_t>(m_extent[d]))
-        return false;
-    return true;
+      if (cells[d] != static_cast<std::size_t>(m_extent[d])) return false;
+    return FieldTraits<F>::components(field) >= 1;
   }
   /// \brief Throws hcart::InputError unless `field` has this grid's extents: "`who`: field
-  /// 'u' has extents 10x10x10, expected the grid's 12x12x12". Every function that reads or
-  /// writes a field of this grid checks it first. Local: collective callers check it where
-  /// every rank agrees (hcart::agree_on_errors, or inside their one reduction).
-  template <class T>
-  void require_fits(const Field<T>& field, const char* who) const {
+  /// 'u' has extents 10x10x10, expected the grid's 12x12x12" (for a field with components
+  /// "... 10x10x10 (19 components) ..."). Every function that reads or writes a field of
+  /// this grid checks it first. Local: collective callers check it where every rank agrees
+  /// (hcart::agree_on_errors, or inside their one reduction).
+  template <class F>
+  void require_fits(const F& field, const char* who) const {
     if (!fits(field))
-      throw_misfit(who, field.label(), {field.extent(0), field.extent(1), field.extent(2)});
-  }
-  /// \brief Whether every component of `field` has this grid's extents.
-  template <class T>
-  bool fits(const ComponentField<T>& field) const noexcept {
-    for (int d = 0; d < 3; ++d)
-      if (field.extent(static_cast<unsigned>(d + 1)) != static_cast<std::size_t>(m_extent[d]))
-        return false;
-    return field.extent(0) >= 1;
-  }
-  /// \brief require_fits() for a field with components ("... has extents 10x10x10 (19
-  /// components) ...").
-  template <class T>
-  void require_fits(const ComponentField<T>& field, const char* who) const {
-    if (!fits(field))
-      throw_misfit(who, field.label(), {field.extent(1), field.extent(2), field.extent(3)},
-                   static_cast<long long>(field.extent(0)));
+      throw_misfit(who, field.label(), FieldTraits<F>::cells(field),
+                   FieldTraits<F>::has_components ? FieldTraits<F>::components(field) : -1);
   }
 
   /// \brief A zero-initialised field of this grid's extents, labelled `name`.

@@ -142,33 +142,23 @@ public:
   /// over the owned cells of the other directions in Faces mode, all their cells in Full.
   Box ghost_box(int dir, int side) const;
 
-  /// \brief Fills the halos behind every physical side of `field` with `condition`.
-  template <class T>
-  void apply(const Field<T>& field, const BoundaryCondition& condition,
+  /// \brief Fills the halos behind every physical side of `field` (a Field, or every
+  /// component of a ComponentField) with `condition`.
+  template <class F>
+  void apply(const F& field, const BoundaryCondition& condition,
              const std::array<Centering, 3>& centering = {}) const {
     apply(field, SideConditions{condition, condition, condition, condition, condition, condition},
           centering);
   }
-  /// \brief Fills the halos behind every physical side with that side's condition.
-  template <class T>
-  void apply(const Field<T>& field, const SideConditions& conditions,
-             const std::array<Centering, 3>& centering = {}) const;
-  /// \brief Fills the halos of every component of `field` behind every physical side with
-  /// `condition`.
-  template <class T>
-  void apply(const ComponentField<T>& field, const BoundaryCondition& condition,
-             const std::array<Centering, 3>& centering = {}) const {
-    apply(field, SideConditions{condition, condition, condition, condition, condition, condition},
-          centering);
-  }
-  /// \brief Fills the halos of every component of `field` behind every physical side with
+  /// \brief Fills the halos behind every physical side of `field` (every component) with
   /// that side's condition.
-  template <class T>
-  void apply(const ComponentField<T>& field, const SideConditions& conditions,
+  template <class F>
+  void apply(const F& field, const SideConditions& conditions,
              const std::array<Centering, 3>& centering = {}) const {
+    static_assert(is_field_v<F>, "hcart::PhysicalBoundaries::apply: a Field or a ComponentField");
     m_grid->require_fits(field, "hcart::PhysicalBoundaries::apply");
-    for (int c = 0; c < static_cast<int>(field.extent(0)); ++c)
-      apply(component(field, c), conditions, centering);
+    for (int c = 0; c < FieldTraits<F>::components(field); ++c)
+      apply_component(FieldTraits<F>::component(field, c), conditions, centering);
   }
   /// \brief Fills the halos behind every physical side with function(gi, gj, gk) of the
   /// global index of each halo cell: outside the domain across the physical side (below 0,
@@ -178,14 +168,18 @@ public:
   void apply_function(const Field<T>& field, const Function& function) const;
 
 private:
+  // One component (checked by the caller).
+  template <class T>
+  void apply_component(const Field<T>& field, const SideConditions& conditions,
+                       const std::array<Centering, 3>& centering) const;
+
   const Grid* m_grid;
   HaloMode m_mode;
 };
 
 template <class T>
-void PhysicalBoundaries::apply(const Field<T>& field, const SideConditions& conditions,
-                               const std::array<Centering, 3>& centering) const {
-  m_grid->require_fits(field, "hcart::PhysicalBoundaries::apply");
+void PhysicalBoundaries::apply_component(const Field<T>& field, const SideConditions& conditions,
+                                         const std::array<Centering, 3>& centering) const {
   const Box owned = m_grid->owned_box();
   // The boundary faces of odd face-centred reflections first: they are part of the state
   // every later fill reads from.

@@ -24,9 +24,11 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -57,19 +59,30 @@ struct FileContents {
   std::vector<int> components;
 };
 
-/// \brief A field to write: its name and a Field<double>, or a ComponentField<double> (one
-/// dataset of shape components x mesh).
+/// \brief A field to write: its name and a field of doubles of any field type (a Field<double>,
+/// or a ComponentField<double>: one dataset of shape components x mesh).
 struct NamedField {
-  NamedField(std::string name, Field<double> field)
-      : name(std::move(name)), field(std::move(field)) {}
-  NamedField(std::string name, ComponentField<double> field)
-      : name(std::move(name)), components(std::move(field)) {}
-  NamedField(const std::pair<std::string, Field<double>>& named) // NOLINT: the older form
-      : name(named.first), field(named.second) {}
+  template <class F, class = std::enable_if_t<is_field_v<F>>>
+  NamedField(std::string name, const F& field)
+      : name(std::move(name)),
+        components(FieldTraits<F>::has_components ? FieldTraits<F>::components(field) : 0),
+        require_fits([field](const Grid& grid, const char* who) { grid.require_fits(field, who); }) {
+    static_assert(std::is_same_v<typename FieldTraits<F>::value_type, double>,
+                  "hcart::NamedField: field files hold fields of double");
+    for (int c = 0; c < FieldTraits<F>::components(field); ++c)
+      parts.push_back(FieldTraits<F>::component(field, c));
+  }
+  /// \brief A (name, field) pair (the older form).
+  template <class F, class = std::enable_if_t<is_field_v<F>>>
+  NamedField(const std::pair<std::string, F>& named) // NOLINT: a pair converts
+      : NamedField(named.first, named.second) {}
+
   std::string name;
-  Field<double> field;               ///< the field, unless it has components
-  ComponentField<double> components; ///< the field with components (field then empty)
-  bool has_components() const noexcept { return components.data() != nullptr; }
+  std::vector<Field<double>> parts; ///< its components, each a Field of the same memory
+  int components = 0;               ///< the dataset's components: 0 for a field without
+  bool has_components() const noexcept { return components > 0; }
+  /// Grid::require_fits of the field as given (its message counts the components).
+  std::function<void(const Grid&, const char*)> require_fits;
 };
 
 /// \brief Writes `fields` (name, field) of `grid` to `path` (collective over the grid's
@@ -96,17 +109,20 @@ inline void write_fields(const std::string& path, const Grid& grid,
 /// \throws hcart::InputError (collective) naming the file and what is wrong.
 FileContents inspect_fields(MPI_Comm comm, const std::string& path);
 
-/// \brief Reads field `name` of `path` into the owned cells of `field` (collective over the
+namespace impl {
+void read_field(const std::string& path, const Grid& grid, const std::string& name,
+                const NamedField& into);
+} // namespace impl
+
+/// \brief Reads field `name` of `path` into the owned cells of `field`, a Field<double> or a
+/// ComponentField<double> of as many components as the file's field (collective over the
 /// grid's communicator; any decomposition). The halos are left as they were.
-/// \throws hcart::InputError (collective) for a bad file, a missing field or a mesh of
-/// another size.
-void read_field(const std::string& path, const Grid& grid, const std::string& name,
-                Field<double>& field);
-/// \brief read_field() of a field with components, into one with as many.
-/// \throws hcart::InputError (collective) also when the file's field has no components or
-/// another number of them.
-void read_field(const std::string& path, const Grid& grid, const std::string& name,
-                ComponentField<double>& field);
+/// \throws hcart::InputError (collective) for a bad file, a missing field, a mesh of another
+/// size, or a field with components read into one without or with another number of them.
+template <class F, class = std::enable_if_t<is_field_v<F>>>
+void read_field(const std::string& path, const Grid& grid, const std::string& name, F& field) {
+  impl::read_field(path, grid, name, NamedField(name, field));
+}
 
 /// \brief The whole of field `name` of `path` in global index order (k fastest; for a field
 /// with components, component by component), read by

@@ -11,7 +11,8 @@ namespace hcart {
 namespace impl {
 
 // The cells per direction of a Field (rank 3) or a ComponentField (rank 4, components
-// first), and its components.
+// first), and its components. By the view's rank rather than FieldTraits: gather and
+// scatter also move the level moves' unmanaged scratch (LevelTransferKernels.hpp's Values).
 template <class View>
 std::array<int, 3> cell_extent(const View& v) {
   constexpr int skip = View::rank == 4 ? 1 : 0;

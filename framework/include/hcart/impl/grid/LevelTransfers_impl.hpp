@@ -7,15 +7,13 @@ namespace hcart {
 
 namespace impl {
 
-// A Field or a ComponentField as 4D values (components first), no copy.
-template <class View>
-Values<typename View::value_type> values_of(const View& v) {
-  using T = typename View::value_type;
-  if constexpr (View::rank == 4) {
-    return Values<T>(v.data(), v.extent(0), v.extent(1), v.extent(2), v.extent(3));
-  } else {
-    return Values<T>(v.data(), 1, v.extent(0), v.extent(1), v.extent(2));
-  }
+// A field as 4D values (components first), no copy: hcart's field types hold their
+// components one after another, each LayoutRight.
+template <class F>
+Values<typename FieldTraits<F>::value_type> values_of(const F& field) {
+  const std::array<std::size_t, 3> cells = FieldTraits<F>::cells(field);
+  return Values<typename FieldTraits<F>::value_type>(
+      field.data(), FieldTraits<F>::components(field), cells[0], cells[1], cells[2]);
 }
 
 // The hierarchy's scratch field of pieces(level), `components` values of T a cell.

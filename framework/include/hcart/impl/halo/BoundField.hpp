@@ -30,7 +30,7 @@ public:
   virtual ~BoundField() = default;
   virtual const std::type_info& type() const noexcept = 0;
   virtual std::size_t elem_bytes() const noexcept = 0;
-  /// Values per cell: 1, or a ComponentField's components (each a slot of the packer).
+  /// Values per cell: FieldTraits' components (each a slot of the packer).
   virtual int components() const noexcept = 0;
   /// Component `c` as the packer sees it.
   virtual FieldRef ref(int c) const noexcept = 0;
@@ -38,77 +38,49 @@ public:
   virtual void require_fits(const Grid& grid, const char* who) const = 0;
 };
 
-template <class T>
-class BoundFieldOf final : public BoundField {
-public:
-  explicit BoundFieldOf(const Field<T>& field) : m_field(field) {}
-  void rebind(const Field<T>& field) { m_field = field; }
-
-  const std::type_info& type() const noexcept override { return typeid(T); }
-  std::size_t elem_bytes() const noexcept override { return sizeof(T); }
-  int components() const noexcept override { return 1; }
-  FieldRef ref(int) const noexcept override {
-    FieldRef r;
-    r.data = reinterpret_cast<unsigned char*>(m_field.data());
-    r.stride_i = static_cast<std::int64_t>(m_field.stride(0) * sizeof(T));
-    r.stride_j = static_cast<std::int64_t>(m_field.stride(1) * sizeof(T));
-    r.elem_bytes = static_cast<int>(sizeof(T));
-    return r;
-  }
-  void require_fits(const Grid& grid, const char* who) const override {
-    grid.require_fits(m_field, who);
-  }
-
-private:
-  Field<T> m_field;
-};
-
-template <class T>
-class BoundComponentsOf final : public BoundField {
-public:
-  explicit BoundComponentsOf(const ComponentField<T>& field) : m_field(field) {}
-  void rebind(const ComponentField<T>& field) { m_field = field; }
-
-  const std::type_info& type() const noexcept override { return typeid(T); }
-  std::size_t elem_bytes() const noexcept override { return sizeof(T); }
-  int components() const noexcept override { return static_cast<int>(m_field.extent(0)); }
-  FieldRef ref(int c) const noexcept override {
-    FieldRef r;
-    r.data = reinterpret_cast<unsigned char*>(m_field.data() + c * m_field.stride(0));
-    r.stride_i = static_cast<std::int64_t>(m_field.stride(1) * sizeof(T));
-    r.stride_j = static_cast<std::int64_t>(m_field.stride(2) * sizeof(T));
-    r.elem_bytes = static_cast<int>(sizeof(T));
-    return r;
-  }
-  void require_fits(const Grid& grid, const char* who) const override {
-    grid.require_fits(m_field, who);
-  }
-
-private:
-  ComponentField<T> m_field;
-};
-
-// What the exchanger takes as one argument: a Field, a ComponentField, or a std::vector of
-// either (a list of run-time length).
+// Any field type, through its FieldTraits.
 template <class F>
+class BoundFieldOf final : public BoundField {
+  using Traits = FieldTraits<F>;
+  using T = typename Traits::value_type;
+
+public:
+  explicit BoundFieldOf(const F& field) : m_field(field) {}
+  void rebind(const F& field) { m_field = field; }
+
+  const std::type_info& type() const noexcept override { return typeid(T); }
+  std::size_t elem_bytes() const noexcept override { return sizeof(T); }
+  int components() const noexcept override { return Traits::components(m_field); }
+  FieldRef ref(int c) const noexcept override {
+    const Field<T> part = Traits::component(m_field, c);
+    FieldRef r;
+    r.data = reinterpret_cast<unsigned char*>(part.data());
+    r.stride_i = static_cast<std::int64_t>(part.stride(0) * sizeof(T));
+    r.stride_j = static_cast<std::int64_t>(part.stride(1) * sizeof(T));
+    r.elem_bytes = static_cast<int>(sizeof(T));
+    return r;
+  }
+  void require_fits(const Grid& grid, const char* who) const override {
+    grid.require_fits(m_field, who);
+  }
+
+private:
+  F m_field;
+};
+
+// What the exchanger takes as one argument: a field of arithmetic values (any field type),
+// or a std::vector of one field type (a list of run-time length).
+template <class F, class = void>
 struct HaloArgument : std::false_type {};
-template <class T>
-struct HaloArgument<Field<T>> : std::is_arithmetic<T> {
-  using Bound = BoundFieldOf<T>;
-  static std::size_t count(const Field<T>&) { return 1; }
+template <class F>
+struct HaloArgument<F, std::enable_if_t<is_field_v<F>>>
+    : std::is_arithmetic<typename FieldTraits<F>::value_type> {
+  using Bound = BoundFieldOf<F>;
+  static std::size_t count(const F&) { return 1; }
 };
-template <class T>
-struct HaloArgument<ComponentField<T>> : std::is_arithmetic<T> {
-  using Bound = BoundComponentsOf<T>;
-  static std::size_t count(const ComponentField<T>&) { return 1; }
-};
-template <class T>
-struct HaloArgument<std::vector<Field<T>>> : HaloArgument<Field<T>> {
-  static std::size_t count(const std::vector<Field<T>>& list) { return list.size(); }
-};
-template <class T>
-struct HaloArgument<std::vector<ComponentField<T>>> : HaloArgument<ComponentField<T>> {
-  static std::size_t count(const std::vector<ComponentField<T>>& list) { return list.size(); }
+template <class F>
+struct HaloArgument<std::vector<F>, std::enable_if_t<is_field_v<F>>> : HaloArgument<F> {
+  static std::size_t count(const std::vector<F>& list) { return list.size(); }
 };
 template <class... F>
 constexpr bool halo_arguments = (HaloArgument<F>::value && ...);
