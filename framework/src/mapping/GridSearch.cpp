@@ -71,6 +71,15 @@ std::vector<std::int64_t> times(const std::vector<std::int64_t>& a,
   return r;
 }
 
+// The factors level l may take where `rest` processes per direction remain below the levels
+// above: the last level takes them all, any other an ordered factorization of its size.
+// (Both searches below walk the levels through it.)
+std::vector<std::vector<std::int64_t>> level_options(const SearchContext& context, int l,
+                                                     const std::vector<std::int64_t>& rest) {
+  if (l + 1 == context.levels()) return {rest};
+  return ordered_factorizations(context.level_sizes[l], rest, rest);
+}
+
 // A plan under construction: its process grid, the factors chosen so far, their costs.
 struct Partial {
   std::vector<std::int64_t> dims;
@@ -105,10 +114,7 @@ std::vector<Candidate> all_level_grids(const SearchContext& context) {
   std::vector<std::vector<std::int64_t>> chain;
   std::function<void(const std::vector<std::int64_t>&, int, std::vector<std::int64_t>)> walk =
       [&](const std::vector<std::int64_t>& d, int l, std::vector<std::int64_t> rest) {
-        const auto options = l + 1 == L
-                                 ? std::vector<std::vector<std::int64_t>>{rest}
-                                 : ordered_factorizations(context.level_sizes[l], rest, rest);
-        for (const auto& f : options) {
+        for (const auto& f : level_options(context, l, rest)) {
           std::vector<std::int64_t> next(D);
           for (int i = 0; i < D; ++i)
             next[i] = rest[i] / f[i];
@@ -194,9 +200,7 @@ std::optional<Candidate> search_level_grids(const SearchContext& context, Search
       std::vector<std::int64_t> rest(D);
       for (int i = 0; i < D; ++i)
         rest[i] = p.dims[i] / p.groups[i];
-      const auto options = l + 1 == L ? std::vector<std::vector<std::int64_t>>{rest}
-                                      : ordered_factorizations(context.level_sizes[l], rest, rest);
-      for (const auto& f : options) {
+      for (const auto& f : level_options(context, l, rest)) {
         const std::vector<std::int64_t> groups = times(p.groups, f);
         LevelCost c = grid_level_cost(context.problem, grid_level(p.dims, p.groups, groups),
                                       level_best.busiest);

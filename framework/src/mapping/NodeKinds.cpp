@@ -1,6 +1,7 @@
 // Two pieces of the node-region search (RegionSearch.cpp) that do not depend on its
 // programme: the kinds of node of a machine, and the cost of a box whose nodes hold their
 // ranks as runs of its row-major order, counted message by message.
+#include "mapping/MessageWalk.hpp"
 #include "mapping/PlanSearch.hpp"
 
 #include <hcart/mapping/Blocks.hpp>
@@ -64,11 +65,11 @@ std::vector<LevelCost> runs_cost(const SearchContext& context,
   if (axes.empty())
     for (int i = 0; i < D; ++i)
       axes.push_back(i);
-  std::vector<std::int64_t> extent(D);
+  std::vector<std::int64_t> extent_of_box(D);
   std::int64_t volume = 1;
   for (int i = 0; i < D; ++i) {
-    extent[i] = hi[i] - lo[i];
-    volume *= extent[i];
+    extent_of_box[i] = hi[i] - lo[i];
+    volume *= extent_of_box[i];
   }
   // Every position's node (its place in `order`) and its index in that node.
   std::vector<int> owner(volume);
@@ -100,48 +101,40 @@ std::vector<LevelCost> runs_cost(const SearchContext& context,
     }
   }
   std::vector<std::int64_t> c(D), nb(D);
+  const auto weight = [&](std::size_t k) { return problem.terms[k].weight; };
+  const auto extent = [&](std::size_t i, std::int64_t x) {
+    return block_extent(problem.cells[i], dims[i], x);
+  };
   for (std::int64_t q = 0; q < volume; ++q) {
     std::int64_t rest = q;
     for (int k = D; k-- > 0;) {
-      c[axes[k]] = lo[axes[k]] + rest % extent[axes[k]];
-      rest /= extent[axes[k]];
+      c[axes[k]] = lo[axes[k]] + rest % extent_of_box[axes[k]];
+      rest /= extent_of_box[axes[k]];
     }
-    for (const auto& t : problem.terms) {
-      double cost = t.weight;
-      bool exists = true, inside = true;
-      for (int i = 0; i < D && exists; ++i) {
-        if (t.crossed & (1u << i)) {
-          std::int64_t x = c[i] + ((t.plus >> i) & 1u ? 1 : -1);
-          if (x < 0 || x >= dims[i]) {
-            exists = problem.periodic[i];
-            x = (x + dims[i]) % dims[i];
+    for_each_message(
+        dims, problem.periodic, c.data(), problem.terms, weight, extent, nb.data(),
+        [&](std::size_t, const std::int64_t* to_coords, double cost) {
+          bool inside = true;
+          for (int i = 0; i < D; ++i)
+            inside = inside && to_coords[i] >= lo[i] && to_coords[i] < hi[i];
+          if (!inside) {
+            node_sent[owner[q]] += cost;
+            return;
           }
-          nb[i] = x;
-          inside = inside && x >= lo[i] && x < hi[i];
-        } else {
-          nb[i] = c[i];
-          cost *= static_cast<double>(block_extent(problem.cells[i], dims[i], c[i]));
-        }
-      }
-      if (!exists) continue;
-      if (!inside) {
-        node_sent[owner[q]] += cost;
-        continue;
-      }
-      std::int64_t to = 0;
-      for (int k = 0; k < D; ++k)
-        to = to * extent[axes[k]] + (nb[axes[k]] - lo[axes[k]]);
-      if (to == q) continue; // itself (a periodic direction of one rank)
-      if (owner[to] != owner[q]) {
-        node_sent[owner[q]] += cost;
-        continue;
-      }
-      if (!inner_levels) continue;
-      int level = 1;
-      while (level < L && inner(q, level) == inner(to, level))
-        ++level;
-      if (level < L) sent[level][unit_of(q, level)] += cost;
-    }
+          std::int64_t to = 0;
+          for (int k = 0; k < D; ++k)
+            to = to * extent_of_box[axes[k]] + (to_coords[axes[k]] - lo[axes[k]]);
+          if (to == q) return; // itself (a periodic direction of one rank)
+          if (owner[to] != owner[q]) {
+            node_sent[owner[q]] += cost;
+            return;
+          }
+          if (!inner_levels) return;
+          int level = 1;
+          while (level < L && inner(q, level) == inner(to, level))
+            ++level;
+          if (level < L) sent[level][unit_of(q, level)] += cost;
+        });
   }
   std::vector<LevelCost> costs;
   for (int l = 0; l < L; ++l) {

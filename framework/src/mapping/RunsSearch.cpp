@@ -2,6 +2,7 @@
 // row-major ranks of the process grid, what world order gives a launch that fills nodes in
 // turn (the weighted and mpi strategies' placement there). Runs are boxes only for some grids
 // (those are level grids, searched already); the others are counted rank by rank.
+#include "mapping/MessageWalk.hpp"
 #include "mapping/PlanSearch.hpp"
 
 #include <hcart/mapping/Blocks.hpp>
@@ -94,6 +95,10 @@ Candidate runs_candidate(const SearchContext& context, const std::vector<std::in
     sent[l].assign(units_at_level[l], 0.0);
 
   std::vector<std::int64_t> c(D), nb(D), unit_r(L), unit_to(L);
+  const auto weight = [&](std::size_t k) { return context.problem.terms[k].weight; };
+  const auto extent = [&](std::size_t i, std::int64_t x) {
+    return block_extent(context.problem.cells[i], dims[i], x);
+  };
   for (std::int64_t r = 0; r < ranks; ++r) {
     context.block_units.units(r, unit_r.data());
     std::int64_t rest = r;
@@ -101,33 +106,18 @@ Candidate runs_candidate(const SearchContext& context, const std::vector<std::in
       c[i] = rest % dims[i];
       rest /= dims[i];
     }
-    for (const auto& t : context.problem.terms) {
-      double cost = t.weight;
-      bool exists = true;
-      for (int i = 0; i < D && exists; ++i) {
-        if (t.crossed & (1u << i)) {
-          const std::int64_t x = c[i] + ((t.plus >> i) & 1u ? 1 : -1);
-          if (x < 0 || x >= dims[i]) {
-            exists = context.problem.periodic[i];
-            nb[i] = (x + dims[i]) % dims[i];
-          } else {
-            nb[i] = x;
-          }
-        } else {
-          nb[i] = c[i];
-          cost *= static_cast<double>(block_extent(context.problem.cells[i], dims[i], c[i]));
-        }
-      }
-      if (!exists) continue;
-      std::int64_t to = 0;
-      for (int i = 0; i < D; ++i)
-        to = to * dims[i] + nb[i];
-      context.block_units.units(to, unit_to.data());
-      int level = 0;
-      while (level < L && unit_r[level] == unit_to[level])
-        ++level;
-      if (level < L) sent[level][unit_r[level]] += cost;
-    }
+    for_each_message(
+        dims, context.problem.periodic, c.data(), context.problem.terms, weight, extent, nb.data(),
+        [&](std::size_t, const std::int64_t* to_coords, double cost) {
+          std::int64_t to = 0;
+          for (int i = 0; i < D; ++i)
+            to = to * dims[i] + to_coords[i];
+          context.block_units.units(to, unit_to.data());
+          int level = 0;
+          while (level < L && unit_r[level] == unit_to[level])
+            ++level;
+          if (level < L) sent[level][unit_r[level]] += cost;
+        });
   }
   Candidate candidate;
   candidate.layout = PlanLayout::RowMajorRuns;

@@ -3,6 +3,8 @@
 #include <hcart/mapping/Plan.hpp>
 #include <hcart/mapping/TrafficModel.hpp>
 
+#include "mapping/MessageWalk.hpp"
+
 #include <algorithm>
 
 namespace hcart {
@@ -13,53 +15,33 @@ namespace {
   throw InputError("hcart::traffic_model: the halo traffic exceeds 2^63 bytes; the mesh is too "
                    "large to count in 64 bits");
 }
-std::int64_t times(std::int64_t a, std::int64_t b) {
-  std::int64_t r = 0;
-  if (__builtin_mul_overflow(a, b, &r)) too_large();
-  return r;
-}
 void add_to(std::int64_t& sum, std::int64_t b) {
   if (__builtin_add_overflow(sum, b, &sum)) too_large();
 }
 } // namespace
 
 namespace {
-// Calls visit(offset, to_cart_rank, bytes) for every message the rank at `coords` sends, in
-// halo_messages' order, without allocating per message (the traffic model calls it for
-// every rank of machines up to 10^6 ranks).
-template <class Visit>
-void for_each_halo_message(const std::int64_t* coords, const std::vector<std::int64_t>& dims,
-                           const Mesh& mesh, const TrafficOptions& options,
-                           std::vector<int>& offset, std::vector<std::int64_t>& neighbour,
-                           Visit&& visit) {
-  const std::size_t d = dims.size();
-  offset.assign(d, -1);
-  neighbour.assign(d, 0);
-  // Walk every offset in {-1, 0, 1}^d (direction 0 most significant), skipping 0.
+// The offsets of the messages a rank sends in halo_messages' order ({-1, 0, 1}^d, direction 0
+// most significant): faces, with `corners` edges and corners too, leaving out those that
+// cross a direction of halo width 0 (they carry nothing); and the bytes of each per cell of
+// its face (elem_bytes times the halo widths it crosses).
+void message_offsets(const Mesh& mesh, const TrafficOptions& options,
+                     std::vector<impl::MessageOffset>& offsets, std::vector<std::int64_t>& unit) {
+  const std::size_t d = mesh.global_size.size();
+  std::vector<int> offset(d, -1);
   for (;;) {
-    int crossed = 0;
-    for (int o : offset)
-      crossed += o != 0 ? 1 : 0;
-    if (crossed > 0 && (options.corners || crossed == 1)) {
-      bool exists = true;
-      std::int64_t bytes = options.elem_bytes;
-      for (std::size_t i = 0; i < d && exists; ++i) {
-        const std::int64_t c = coords[i] + offset[i];
-        if (c < 0 || c >= dims[i]) {
-          if (!mesh.periodic.empty() && mesh.periodic[i]) {
-            neighbour[i] = (c + dims[i]) % dims[i];
-          } else {
-            exists = false;
-          }
-        } else {
-          neighbour[i] = c;
-        }
-        bytes =
-            times(bytes, offset[i] != 0 ? mesh.halo_width[i]
-                                        : block_extent(mesh.global_size[i], dims[i], coords[i],
-                                                       block_multiple_of(mesh, i)));
-      }
-      if (exists && bytes > 0) visit(offset, row_major_rank(neighbour, dims), bytes);
+    impl::MessageOffset o;
+    std::int64_t bytes = options.elem_bytes;
+    for (std::size_t i = 0; i < d; ++i) {
+      if (offset[i] == 0) continue;
+      o.crossed |= 1u << i;
+      if (offset[i] > 0) o.plus |= 1u << i;
+      impl::scale(bytes, mesh.halo_width[i]);
+    }
+    const bool face = (o.crossed & (o.crossed - 1)) == 0;
+    if (o.crossed != 0 && (options.corners || face) && bytes > 0) {
+      offsets.push_back(o);
+      unit.push_back(bytes);
     }
     std::size_t i = d;
     while (i > 0 && offset[i - 1] == 1)
@@ -68,17 +50,41 @@ void for_each_halo_message(const std::int64_t* coords, const std::vector<std::in
     ++offset[i - 1];
   }
 }
+
+// The messages the rank at `coords` sends: visit(offsets[k], to_cart_rank, bytes).
+template <class Visit>
+void for_each_halo_message(const std::int64_t* coords, const std::vector<std::int64_t>& dims,
+                           const Mesh& mesh, const std::vector<impl::MessageOffset>& offsets,
+                           const std::vector<std::int64_t>& unit,
+                           std::vector<std::int64_t>& neighbour, Visit&& visit) {
+  neighbour.resize(dims.size());
+  const auto extent = [&](std::size_t i, std::int64_t c) {
+    return block_extent(mesh.global_size[i], dims[i], c, block_multiple_of(mesh, i));
+  };
+  impl::for_each_message(
+      dims, mesh.periodic, coords, offsets, [&](std::size_t k) { return unit[k]; }, extent,
+      neighbour.data(), [&](std::size_t k, const std::int64_t* to, std::int64_t bytes) {
+        std::int64_t rank = 0;
+        for (std::size_t i = 0; i < dims.size(); ++i)
+          rank = rank * dims[i] + to[i];
+        if (bytes > 0) visit(offsets[k], rank, bytes);
+      });
+}
 } // namespace
 
 std::vector<HaloMessage> halo_messages(const std::vector<std::int64_t>& coords,
                                        const std::vector<std::int64_t>& dims, const Mesh& mesh,
                                        const TrafficOptions& options) {
+  std::vector<impl::MessageOffset> offsets;
+  std::vector<std::int64_t> unit, neighbour;
+  message_offsets(mesh, options, offsets, unit);
   std::vector<HaloMessage> out;
-  std::vector<int> offset;
-  std::vector<std::int64_t> neighbour;
-  for_each_halo_message(coords.data(), dims, mesh, options, offset, neighbour,
-                        [&](const std::vector<int>& o, std::int64_t to, std::int64_t bytes) {
-                          out.push_back({o, to, bytes});
+  for_each_halo_message(coords.data(), dims, mesh, offsets, unit, neighbour,
+                        [&](impl::MessageOffset o, std::int64_t to, std::int64_t bytes) {
+                          std::vector<int> offset(dims.size(), 0);
+                          for (std::size_t i = 0; i < dims.size(); ++i)
+                            if (o.crossed & (1u << i)) offset[i] = (o.plus >> i) & 1u ? 1 : -1;
+                          out.push_back({offset, to, bytes});
                         });
   return out;
 }
@@ -124,8 +130,9 @@ Traffic traffic_model(const Plan& plan, const Machine& machine, const Mesh& mesh
     traffic.levels.push_back({machine.levels()[l].name});
   traffic.levels.push_back({"self"});
   std::vector<std::int64_t> coords(d), messages(depth + 1);
-  std::vector<int> offset_scratch;
-  std::vector<std::int64_t> neighbour_scratch;
+  std::vector<impl::MessageOffset> offsets;
+  std::vector<std::int64_t> offset_bytes, neighbour_scratch;
+  message_offsets(mesh, options, offsets, offset_bytes);
   for (std::int64_t q = 0; q < ranks; ++q) {
     const std::int64_t sender = world_of_cart[q];
     const std::int64_t* su = units.data() + sender * depth;
@@ -139,8 +146,8 @@ Traffic traffic_model(const Plan& plan, const Machine& machine, const Mesh& mesh
       rest /= plan.dims[i];
     }
     for_each_halo_message(
-        coords.data(), plan.dims, mesh, options, offset_scratch, neighbour_scratch,
-        [&](const std::vector<int>& offset, std::int64_t to_cart_rank, std::int64_t bytes) {
+        coords.data(), plan.dims, mesh, offsets, offset_bytes, neighbour_scratch,
+        [&](impl::MessageOffset offset, std::int64_t to_cart_rank, std::int64_t bytes) {
           const std::int64_t receiver = world_of_cart[to_cart_rank];
           const std::int64_t* ru = units.data() + receiver * depth;
           std::size_t level = 0;
@@ -150,7 +157,7 @@ Traffic traffic_model(const Plan& plan, const Machine& machine, const Mesh& mesh
           // Its cost: the bytes times the cost factors of the directions it crosses.
           double cost = static_cast<double>(bytes);
           for (std::size_t i = 0; i < d && !mesh.cost_factor.empty(); ++i) {
-            if (offset[i] != 0) cost *= mesh.cost_factor[i];
+            if (offset.crossed & (1u << i)) cost *= mesh.cost_factor[i];
           }
           add_to(t.bytes, bytes);
           t.cost += cost;
