@@ -9,8 +9,11 @@
 // It creates the hcart::Environment and runs the body. An hcart::Error that every rank
 // holds (collective(), see Collective.hpp) is printed once by rank 0 as
 // "<program>: error: <message>" and every rank returns 2 for hcart::InputError, 1 for
-// anything else. An error seen on some ranks only is printed by each of them with its rank
-// and the job is ended with MPI_Abort (same exit codes), so no rank waits forever.
+// anything else. So is an error every rank saw on its own (the same local check failing on
+// every rank, found by a bounded wait on a communicator of run_main's own; docs/errors.md).
+// An error seen on some ranks only, or different errors on different ranks, is printed by
+// each of them with its rank and the job is ended with MPI_Abort (same exit codes), so no
+// rank waits forever.
 #pragma once
 
 #include <hcart/core/Environment.hpp>
