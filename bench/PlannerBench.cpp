@@ -1,7 +1,9 @@
 // The planner at start-up (docs/benchmarks.md, 'The planner's speed'): the time of one plan
 // of the default strategy (the exact search) and of the seed's levelwise rule, on machines up
 // to 10^6 ranks, min and median of the repeats; and what node regions buy on 9 to 4096
-// nodes: the busiest node of level grids and runs alone against the default search's.
+// nodes: the busiest node of level grids and runs alone against the default search's; and
+// the default with a machine file (figures of a quiet machine and of one under load, whose
+// node latency of 1.8 ms makes the messages' count matter), the time path of make_plan.
 //
 //   build/bin/hcart-bench-planner [--repeats 7]
 #include "BenchTiming.hpp"
@@ -11,6 +13,7 @@
 #include <hcart/core/Main.hpp>
 #include <hcart/mapping/Plan.hpp>
 #include <hcart/mapping/PlanCost.hpp>
+#include <hcart/mapping/TimeModel.hpp>
 
 #include <CLI/CLI.hpp>
 
@@ -36,6 +39,24 @@ hcart::bench::Stats time_plan(const hcart::Mesh& mesh, const hcart::Machine& mac
     sink = sink + plan.dims[0];
   }
   return hcart::bench::stats(t);
+}
+
+// Figures for every level of `machine`, as hcart-machine --measure writes them: the node
+// level slow (its latency `node_latency`), the finer ones fast.
+hcart::MachineTimings timings_for(const hcart::Machine& machine, double node_latency) {
+  hcart::MachineTimings timings;
+  timings.machine = machine.to_string();
+  for (std::size_t l = 0; l < machine.levels().size(); ++l) {
+    hcart::LevelTiming level;
+    level.name = machine.levels()[l].name;
+    level.units = 2;
+    const double scale = l == 0 ? 1.0 : 0.02 / static_cast<double>(l);
+    level.latency = l == 0 ? node_latency : 2e-6 * scale;
+    level.exchange = {{1024, level.latency + 1e-5 * scale}, {1 << 20, 1.25e-2 * scale}};
+    if (l == 0) level.pair = {{1024, level.latency + 8e-6}, {1 << 20, 1.1e-2}};
+    timings.levels.push_back(level);
+  }
+  return timings;
 }
 
 } // namespace
@@ -69,6 +90,29 @@ int main(int argc, char* argv[]) {
         seed.strategy = hcart::Strategy::Levelwise;
         const auto a = time_plan(*mesh, machine, search, repeats);
         const auto b = time_plan(*mesh, machine, seed, repeats);
+        std::printf("%-30s %9lld %-6s %9.3f ms %9.3f ms %9.3f ms %9.3f ms\n", text,
+                    static_cast<long long>(machine.ranks()), mesh == &cube ? "cube" : "slab",
+                    a.min * 1e3, a.median * 1e3, b.min * 1e3, b.median * 1e3);
+      }
+    }
+
+    // With a machine file: the least predicted time chooses (docs/machine-file.md).
+    std::printf("\nwith a machine file: the default's plan, figures of a quiet machine (node "
+                "latency 25 us) and of one under load (1.8 ms)\n");
+    std::printf("%-30s %9s %-6s %12s %12s %12s %12s\n", "machine", "ranks", "mesh", "quiet min",
+                "quiet med", "loaded min", "loaded med");
+    const char* file_machines[] = {"node:8 socket:2 core:64", "node:64 socket:2 core:64",
+                                   "node:1000 socket:2 core:64"};
+    std::vector<const char*> all(std::begin(machines), std::end(machines));
+    all.insert(all.end(), std::begin(file_machines), std::end(file_machines));
+    for (const char* text : all) {
+      const hcart::Machine machine = hcart::Machine::parse(text);
+      for (const auto* mesh : {&cube, &slab}) {
+        hcart::PlanOptions quiet, loaded;
+        quiet.timings = timings_for(machine, 2.5e-5);
+        loaded.timings = timings_for(machine, 1.8e-3);
+        const auto a = time_plan(*mesh, machine, quiet, repeats);
+        const auto b = time_plan(*mesh, machine, loaded, repeats);
         std::printf("%-30s %9lld %-6s %9.3f ms %9.3f ms %9.3f ms %9.3f ms\n", text,
                     static_cast<long long>(machine.ranks()), mesh == &cube ? "cube" : "slab",
                     a.min * 1e3, a.median * 1e3, b.min * 1e3, b.median * 1e3);

@@ -6,6 +6,7 @@
 #include <hcart/core/Error.hpp>
 #include <hcart/mapping/Plan.hpp>
 #include <hcart/mapping/PlanCost.hpp>
+#include <hcart/mapping/TimeModel.hpp>
 #include <hcart/mapping/TrafficModel.hpp>
 
 #include <gtest/gtest.h>
@@ -553,4 +554,60 @@ TEST(PlanSearch, AMachineFileChoosesByPredictedTime) {
     EXPECT_LE(predicted(by_time), predicted(hcart::make_plan(mesh, m, other)) * (1 + 1e-12));
   }
   EXPECT_LT(predicted(by_time), predicted(by_objective)) << "the slow sockets should matter";
+}
+
+namespace {
+// Figures of a machine under load: node messages expensive (1.8 ms each beyond the
+// calibration's 2), so that the count of messages, not only the bytes, decides the time.
+hcart::MachineTimings loaded_timings(const Machine& m) {
+  hcart::MachineTimings timings;
+  timings.machine = m.to_string();
+  for (std::size_t l = 0; l < m.levels().size(); ++l) {
+    const double latency = l == 0 ? 1.8e-3 : 2e-6 / static_cast<double>(l);
+    const double slow = l == 0 ? 1.0 : 0.02 / static_cast<double>(l);
+    timings.levels.push_back({m.levels()[l].name, 2, latency, 2,
+                              {{1024, latency + 1e-5 * slow}, {1 << 20, 1.25e-2 * slow}}});
+  }
+  return timings;
+}
+} // namespace
+
+// With a machine file the chooser is exact over the level grids: the plan's predicted time
+// (counted rank by rank through the traffic model) is at most that of every level grid of
+// every admitted process grid, on 5 even machines and the 8 meshes of mesh_cases (odd sizes,
+// periodic directions, halo widths 0 to 3, edges and corners), under figures where the
+// message count matters.
+TEST(PlanSearch, AMachineFileIsExactOverLevelGrids) {
+  int compared = 0;
+  for (const char* text : {"node:4 socket:2 core:2", "node:3 core:4", "node:6 core:2",
+                           "node:2 socket:2 core:4", "node:8 core:2"}) {
+    const Machine m = Machine::parse(text);
+    for (const MeshCase& mc : mesh_cases()) {
+      PlanOptions o;
+      o.traffic.corners = mc.corners;
+      o.timings = loaded_timings(m);
+      const auto predicted = [&](const Plan& p) {
+        return hcart::predict_exchange_time(
+                   hcart::level_loads(hcart::traffic_model(p, m, mc.mesh, o.traffic)), *o.timings)
+            .seconds;
+      };
+      const Plan chosen = hcart::make_plan(mc.mesh, m, o);
+      const double best = predicted(chosen);
+      for (const Factors& d : ref_grids(mc.mesh, m.ranks(), {})) {
+        for (const auto& chain : hcart::test::ref_chains(m, 0, d)) {
+          Plan p;
+          p.dims = d;
+          p.layout = hcart::PlanLayout::LevelGrid;
+          p.level_factors = chain;
+          EXPECT_LE(best, predicted(p) * (1 + 1e-12))
+              << text << " mesh " << mc.mesh.global_size[0] << "x" << mc.mesh.global_size[1]
+              << "x" << mc.mesh.global_size[2] << ": the level grid " << d[0] << "x" << d[1]
+              << "x" << d[2] << " is faster than the chosen " << chosen.dims[0] << "x"
+              << chosen.dims[1] << "x" << chosen.dims[2];
+          ++compared;
+        }
+      }
+    }
+  }
+  EXPECT_GT(compared, 1000);
 }

@@ -5,6 +5,8 @@
 #include <hcart/mapping/Plan.hpp>
 #include <hcart/mapping/TrafficModel.hpp>
 
+#include "mapping/UnitLoads.hpp"
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -158,4 +160,66 @@ TEST(TrafficModel, HandComputedTwoRankExample) {
   EXPECT_EQ(p.levels[1].name, "self");
   EXPECT_EQ(p.levels[1].bytes, 2 * 2 * 4 * 4 * 8);
   EXPECT_EQ(p.levels[1].messages, 4);
+}
+
+namespace {
+// Every chain of level factors (coarse first) of `machine` for a grid of `d_count`
+// directions.
+void level_chains(const Machine& machine, std::size_t level, std::vector<std::int64_t> caps,
+                  std::vector<std::vector<std::int64_t>>& chain,
+                  std::vector<std::vector<std::vector<std::int64_t>>>& out) {
+  if (level == machine.levels().size()) {
+    out.push_back(chain);
+    return;
+  }
+  for (const auto& f : hcart::impl::ordered_factorizations(machine.levels()[level].size, caps)) {
+    chain.push_back(f);
+    level_chains(machine, level + 1, caps, chain, out);
+    chain.pop_back();
+  }
+}
+} // namespace
+
+// The closed form of the most messages a rank of a level grid sends across each level
+// (what the time model's latency term reads) against the traffic model's rank-by-rank
+// count: every level grid of 7 machines, on meshes periodic or not, with a halo width of 0
+// in a direction, faces alone and with edges and corners.
+TEST(TrafficModel, LevelGridMessagesInClosedFormMatchTheCount) {
+  int compared = 0;
+  for (const char* text : {"node:4 core:2", "node:3 core:4", "node:2 socket:2 core:3",
+                           "node:4 socket:2 core:2", "node:6 core:2", "node:2 core:8",
+                           "node:8 socket:1 core:3"}) {
+    const Machine machine = Machine::parse(text);
+    for (int variant = 0; variant < 6; ++variant) {
+      Mesh mesh{{48, 36, 60},
+                {1, variant == 3 ? 0 : 1, 2},
+                {variant % 2 == 1, variant >= 2, variant == 5},
+                {}};
+      hcart::TrafficOptions options;
+      options.corners = variant >= 4 || variant == 1;
+      std::vector<std::vector<std::vector<std::int64_t>>> chains;
+      std::vector<std::vector<std::int64_t>> chain;
+      level_chains(machine, 0, {48, 36, 60}, chain, chains);
+      const hcart::impl::LoadProblem problem = hcart::impl::load_problem(mesh, {}, options);
+      for (const auto& c : chains) {
+        hcart::Plan plan;
+        plan.dims = {1, 1, 1};
+        for (const auto& f : c)
+          for (int i = 0; i < 3; ++i)
+            plan.dims[i] *= f[i];
+        plan.layout = hcart::PlanLayout::LevelGrid;
+        plan.level_factors = c;
+        const hcart::Traffic t = hcart::traffic_model(plan, machine, mesh, options);
+        const std::vector<std::int64_t> closed = hcart::impl::level_grid_messages(problem, plan.dims, c);
+        ASSERT_EQ(closed.size(), machine.levels().size());
+        for (std::size_t l = 0; l < closed.size(); ++l) {
+          EXPECT_EQ(closed[l], t.levels[l].max_rank_messages)
+              << text << " variant " << variant << " dims " << plan.dims[0] << "x"
+              << plan.dims[1] << "x" << plan.dims[2] << " level " << l;
+        }
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, 1000);
 }

@@ -11,6 +11,8 @@
 #include "mapping/FactorSearch.hpp"
 #include "mapping/PlanSearch.hpp"
 
+#include <hcart/mapping/TimeModel.hpp>
+
 #include <hcart/core/Error.hpp>
 
 #include <algorithm>
@@ -231,6 +233,109 @@ std::optional<Candidate> search_level_grids(const SearchContext& context, Search
     if (!best_plan || compare_candidates(c, *best_plan) < 0) best_plan = std::move(c);
   }
   return best_plan;
+}
+
+void time_level_grids(const SearchContext& context, const MachineTimings& timings,
+                      const std::function<double()>& bound,
+                      const std::function<void(const Candidate&, double)>& timed) {
+  const int D = context.dims(), L = context.levels();
+  const LoadProblem& problem = context.problem;
+  const std::int64_t nodes = context.level_sizes[0], per_node = context.ranks / nodes;
+  const std::vector<std::int64_t> divides = context.grid_divisors();
+  const auto node_grids = ordered_factorizations(nodes, context.caps, divides);
+  const auto node_boxes = ordered_factorizations(per_node, context.caps, divides);
+  std::vector<std::int64_t> units(L);
+  for (int l = 0; l < L; ++l)
+    units[l] = (l == 0 ? 1 : units[l - 1]) * context.level_sizes[l];
+  const auto beyond = [&](double seconds) { return compare_sums(seconds, bound()) > 0; };
+  // One level's time: its bytes (the busiest unit, the total) and its messages.
+  const auto level_time = [&](const std::vector<std::int64_t>& d,
+                              const std::vector<std::vector<std::int64_t>>& chain,
+                              const std::vector<std::int64_t>& parent,
+                              const std::vector<std::int64_t>& groups, LevelCost& cost) {
+    const int l = static_cast<int>(chain.size()) - 1;
+    cost = grid_level_cost(problem, grid_level(d, parent, groups));
+    cost.name = context.level_names[l];
+    const std::int64_t messages = level_grid_messages(problem, d, chain)[l];
+    return level_seconds({cost.name, static_cast<std::int64_t>(std::llround(cost.busiest)),
+                          messages, static_cast<std::int64_t>(std::llround(cost.total)),
+                          units[l]},
+                         timings);
+  };
+
+  // The node level's time is at least its time at the mean node's bytes (the faces through
+  // the node grid's cut planes, the same for every node box; edges and corners only add),
+  // with no message beyond the calibration's, and the exchange's time is at least the node
+  // level's: the node grids in the order of that bound, until it passes the best time.
+  std::vector<double> plane(D, 1.0);
+  for (int i = 0; i < D; ++i)
+    for (int j = 0; j < D; ++j)
+      if (j != i) plane[i] *= static_cast<double>(problem.cells[j]);
+  std::vector<std::pair<double, std::size_t>> order;
+  for (std::size_t k = 0; k < node_grids.size(); ++k) {
+    double faces = 0;
+    for (int i = 0; i < D; ++i) {
+      const std::int64_t n = node_grids[k][i];
+      const double crossings =
+          2.0 * static_cast<double>(n - 1) + (problem.periodic[i] && n >= 2 ? 2.0 : 0.0);
+      faces += problem.face_weight[i] * crossings * plane[i];
+    }
+    const auto mean = static_cast<std::int64_t>(std::floor(faces / static_cast<double>(nodes)));
+    order.emplace_back(level_seconds({context.level_names[0], mean, 0,
+                                      static_cast<std::int64_t>(std::floor(faces)), nodes},
+                                     timings),
+                       k);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+
+  const std::vector<std::int64_t> ones(D, 1);
+  std::vector<std::vector<std::int64_t>> chain;
+  PlanCost cost;
+  // The finer levels of `d` below `groups`, the time so far `seconds`.
+  std::function<void(const std::vector<std::int64_t>&, const std::vector<std::int64_t>&, double)>
+      walk = [&](const std::vector<std::int64_t>& d, const std::vector<std::int64_t>& groups,
+                 double seconds) {
+        const int l = static_cast<int>(chain.size());
+        if (l == L) {
+          Candidate c;
+          c.layout = PlanLayout::LevelGrid;
+          c.dims = d;
+          c.level_factors = chain;
+          c.cost = cost;
+          timed(c, seconds);
+          return;
+        }
+        std::vector<std::int64_t> rest(D);
+        for (int i = 0; i < D; ++i)
+          rest[i] = d[i] / groups[i];
+        for (const auto& f : level_options(context, l, rest)) {
+          const std::vector<std::int64_t> next = times(groups, f);
+          chain.push_back(f);
+          LevelCost level;
+          const double t = std::max(seconds, level_time(d, chain, groups, next, level));
+          if (!beyond(t)) {
+            cost.levels.push_back(level);
+            walk(d, next, t);
+            cost.levels.pop_back();
+          }
+          chain.pop_back();
+        }
+      };
+  for (const auto& [lower, k] : order) {
+    if (beyond(lower)) break;
+    const auto& n0 = node_grids[k];
+    for (const auto& m : node_boxes) {
+      const std::vector<std::int64_t> d = times(n0, m);
+      if (!context.admits(d)) continue;
+      chain = {n0};
+      LevelCost level;
+      const double t = level_time(d, chain, ones, n0, level);
+      if (beyond(t)) continue;
+      cost.levels = {level};
+      walk(d, n0, t);
+    }
+  }
 }
 
 } // namespace hcart::impl

@@ -4,6 +4,8 @@
 #include <hcart/core/Error.hpp>
 #include <hcart/mapping/Factorize.hpp>
 #include <hcart/mapping/Plan.hpp>
+#include <hcart/mapping/PlanCost.hpp>
+#include <hcart/mapping/TimeModel.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -93,7 +95,7 @@ impl::Candidate search(const impl::SearchContext& context, const Machine& machin
                        impl::SearchStats& stats) {
   std::optional<impl::Candidate> best;
   if (context.even) best = impl::search_level_grids(context, stats);
-  if (auto regions = impl::search_node_regions(context, nullptr, best ? &*best : nullptr, stats))
+  if (auto regions = impl::search_node_regions(context, best ? &*best : nullptr, stats))
     best = std::move(regions);
   for (const auto& d : world_grids) {
     ++stats.run_grids;
@@ -486,61 +488,87 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
     return plan;
   }
 
-  // With measured figures: the least predicted time. Every level grid is bounded in closed
-  // form (each level's time at its busiest unit's bytes, the latency of extra messages left
-  // out) and counted exactly in the order of that bound until the bound passes the best
-  // time; node regions and row-major runs are counted for every grid's best.
+  // With measured figures: the least predicted time, the objective breaking ties. Level
+  // grids are timed in closed form (impl::time_level_grids: each level's busiest unit and
+  // total bytes, and the most messages one rank sends across it), exact where every block is
+  // whole cells (no block multiples) and holds some, else bounded by their bytes and counted;
+  // the other spaces' candidates (every grid's best node regions, row-major runs) are counted
+  // rank by rank through the traffic model.
   validate(*options.timings);
   Mesh costed = mesh;
   costed.cost_factor = cost_factors;
   std::optional<Plan> chosen;
   double best_time = 0;
   impl::Candidate chosen_candidate;
-  auto consider = [&](const impl::Candidate& c) {
-    Plan p = plan_of(c, options, weights);
-    const Traffic t = traffic_model(p, machine, costed, options.traffic);
-    const double seconds = predict_exchange_time(level_loads(t), *options.timings).seconds;
-    const int by_time = chosen ? impl::compare_sums(seconds, best_time) : -1;
-    if (by_time < 0 || (by_time == 0 && impl::compare_candidates(c, chosen_candidate) < 0)) {
-      best_time = seconds;
-      chosen = std::move(p);
-      chosen_candidate = c;
-    }
-  };
-  consider(best);
-  for (const auto& g :
-       impl::ordered_factorizations(machine.ranks(), context.caps, context.grid_divisors())) {
-    if (!context.admits(g)) continue;
-    impl::SearchStats s;
-    if (auto c = impl::search_node_regions(context, &g, nullptr, s)) consider(*c);
-  }
-  for (const auto& g : world_grids)
-    consider(impl::runs_candidate(context, g));
   impl::SearchContext bytes_only = context; // the time model reads bytes, not costs
   bytes_only.problem = impl::load_problem(mesh, {}, options.traffic);
-  std::vector<std::pair<double, impl::Candidate>> bounded;
-  for (auto& c :
-       context.even ? impl::all_level_grids(bytes_only) : std::vector<impl::Candidate>{}) {
-    // The busiest unit's and the level's bytes are exact; the extra messages' latency, left
-    // out, can only add.
-    std::vector<LevelLoad> loads;
-    std::int64_t units = 1;
-    for (std::size_t l = 0; l < c.cost.levels.size(); ++l) {
-      const LevelCost& level = c.cost.levels[l];
-      units *= machine.levels()[l].size;
-      loads.push_back({level.name, static_cast<std::int64_t>(std::llround(level.busiest)), 0,
-                       static_cast<std::int64_t>(std::llround(level.total)), units});
+  auto choose = [&](const impl::Candidate& c, double seconds) {
+    const int by_time = chosen ? impl::compare_sums(seconds, best_time) : -1;
+    if (by_time > 0) return;
+    impl::Candidate objective = c;
+    if (objective.layout == PlanLayout::LevelGrid) // the objective's costs, for ties
+      objective.cost = impl::level_grid_cost(context, c.level_factors);
+    // (consider() passes the counted objective's cost; time_level_grids a level grid's bytes)
+    if (by_time < 0 || impl::compare_candidates(objective, chosen_candidate) < 0) {
+      best_time = seconds;
+      chosen = plan_of(objective, options, weights);
+      chosen_candidate = std::move(objective);
     }
-    bounded.emplace_back(predict_exchange_time(loads, *options.timings).seconds, std::move(c));
+  };
+  auto consider = [&](const impl::Candidate& c) { // counted rank by rank
+    const Traffic t = traffic_model(plan_of(c, options, weights), machine, costed, options.traffic);
+    impl::Candidate objective = c; // its cost the objective's, for ties
+    objective.cost = plan_cost(t);
+    choose(objective, predict_exchange_time(level_loads(t), *options.timings).seconds);
+  };
+  // Closed form where every block is whole cells (no block multiples) and holds some.
+  bool exact = std::all_of(mesh.block_multiple.begin(), mesh.block_multiple.end(),
+                           [](std::int64_t m) { return m <= 1; });
+  for (int i = 0; i < context.dims(); ++i)
+    exact = exact && context.caps[i] <= bytes_only.problem.cells[i];
+  // The level grids first (timed in closed form, the fastest), so that the best time
+  // prunes the node regions.
+  if (context.even && exact) {
+    impl::time_level_grids(
+        bytes_only, *options.timings,
+        [&] { return chosen ? best_time : std::numeric_limits<double>::infinity(); }, choose);
+  } else if (context.even) {
+    // Bounded by their bytes (the extra messages' latency left out, which can only add) and
+    // counted in the order of that bound until it passes the best time.
+    std::vector<std::pair<double, impl::Candidate>> bounded;
+    for (auto& c : impl::all_level_grids(bytes_only)) {
+      std::vector<LevelLoad> loads;
+      std::int64_t units = 1;
+      for (std::size_t l = 0; l < c.cost.levels.size(); ++l) {
+        const LevelCost& level = c.cost.levels[l];
+        units *= machine.levels()[l].size;
+        loads.push_back({level.name, static_cast<std::int64_t>(std::llround(level.busiest)), 0,
+                         static_cast<std::int64_t>(std::llround(level.total)), units});
+      }
+      bounded.emplace_back(predict_exchange_time(loads, *options.timings).seconds, std::move(c));
+    }
+    std::stable_sort(bounded.begin(), bounded.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& [bound, c] : bounded) {
+      if (chosen && impl::compare_sums(bound, best_time) > 0) break;
+      consider(c);
+    }
   }
-  std::stable_sort(bounded.begin(), bounded.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (auto& [bound, c] : bounded) {
-    if (impl::compare_sums(bound, best_time) > 0) break;
-    c.cost = impl::level_grid_cost(context, c.level_factors); // the objective, for ties
-    consider(c);
-  }
-  chosen->searched = searched + "; with the machine file every level grid bounded by time";
+  if (best.layout != PlanLayout::LevelGrid || !exact) consider(best);
+  // Every grid's best node regions, in bytes, within one box budget, until a grid's least
+  // busiest node is too heavy for the node level alone to beat the best time.
+  const LevelTiming* node_timing = options.timings->find(machine.levels()[0].name);
+  impl::SearchStats region_stats;
+  impl::search_node_regions(bytes_only, nullptr, region_stats, consider, [&](double busiest) {
+    if (!chosen || node_timing == nullptr) return false;
+    const auto bytes = static_cast<std::int64_t>(std::floor(busiest));
+    const double lower = node_timing->pair.empty() ? node_timing->exchange_seconds(bytes)
+                                                   : node_timing->pair_seconds(bytes);
+    return impl::compare_sums(lower, best_time) > 0;
+  });
+  for (const auto& g : world_grids)
+    consider(impl::runs_candidate(context, g));
+  chosen->searched = searched + "; with the machine file every level grid timed";
   chosen->chosen_by = impl::compare_candidates(chosen_candidate, best) == 0
                           ? "predicted time (machine file), also the bottleneck objective's choice"
                           : "predicted time (machine file)";

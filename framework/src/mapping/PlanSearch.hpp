@@ -7,9 +7,11 @@
 
 #include <hcart/mapping/Machine.hpp>
 #include <hcart/mapping/Plan.hpp>
+#include <hcart/mapping/TimeModel.hpp>
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -109,9 +111,8 @@ struct Candidate {
 /// MPI_Dims_create does.
 int compare_candidates(const Candidate& a, const Candidate& b);
 
-/// The most boxes the node-region search may visit over all process grids of one search (the
-/// objective's); with a machine file each process grid the time model then weighs is searched
-/// alone, with a budget of its own.
+/// The most boxes the node-region search may visit over all process grids of one search: the
+/// objective's, and with a machine file once more for every grid's best (one budget too).
 inline constexpr std::int64_t region_search_max_boxes = 20000;
 
 /// Node regions are searched on uneven machines of at most this many kinds of node (a box
@@ -138,15 +139,30 @@ std::vector<Candidate> all_level_grids(const SearchContext& context);
 PlanCost level_grid_cost(const SearchContext& context,
                          const std::vector<std::vector<std::int64_t>>& level_factors);
 
+/// The level grids by predicted time (`timings`; context.problem in bytes, no cost factors):
+/// calls timed(c, seconds) for every level grid whose time may be at or below bound() (the
+/// best time so far, +infinity for none), c.cost in bytes. Node grids in the order of a lower
+/// bound of the node level's time, and every level pruned as soon as the time so far
+/// passes bound(); each level's time in closed form (grid_level_cost, level_grid_messages),
+/// exact where every block is whole cells and holds some (GridSearch.cpp).
+void time_level_grids(const SearchContext& context, const MachineTimings& timings,
+                      const std::function<double()>& bound,
+                      const std::function<void(const Candidate&, double)>& timed);
+
 /// The best node regions (every guillotine partition of a process grid into node boxes, a
 /// box of each node's ranks, each box cut by its own level grid, or on a node that is uneven
-/// inside by its ranks as a row-major run) over every admitted process grid (only
-/// `only_dims` when given) when it beats `incumbent`; empty otherwise, or when the machine
-/// has more than context.region_search_nodes nodes, fewer than 3 (an even machine: level
-/// grids cover those), more than region_search_max_kinds kinds of node, or one level.
-std::optional<Candidate> search_node_regions(const SearchContext& context,
-                                             const std::vector<std::int64_t>* only_dims,
-                                             const Candidate* incumbent, SearchStats& stats);
+/// inside by its ranks as a row-major run) over every admitted process grid when it beats
+/// `incumbent`; empty otherwise, or when the machine has more than
+/// context.region_search_nodes nodes, fewer than 3 (an even machine: level grids cover
+/// those), more than region_search_max_kinds kinds of node, or one level. The grids are taken
+/// in the order of their cheapest node box, within one box budget (region_search_max_boxes,
+/// counted in `stats`). With `each`, every grid's own best is passed to it (another chooser,
+/// the predicted time, compares them), none pruned by another grid's cost; the search stops
+/// at the first grid for whose lower bound of the busiest node `hopeless` is true.
+std::optional<Candidate>
+search_node_regions(const SearchContext& context, const Candidate* incumbent, SearchStats& stats,
+                    const std::function<void(const Candidate&)>& each = {},
+                    const std::function<bool(double)>& hopeless = {});
 
 /// Row-major runs on `dims` (PlanLayout::RowMajorRuns), its cost counted rank by rank.
 Candidate runs_candidate(const SearchContext& context, const std::vector<std::int64_t>& dims);

@@ -304,12 +304,15 @@ private:
       }
       m_boxes[id].node_cost = unit_cost(m_context.problem, spans.data());
     } else {
+      // Scratch for every cut of this box (no allocation per cut).
+      std::vector<std::int64_t> codes, mid_hi = hi, mid_lo = lo;
       for (std::size_t i = 0; i < lo.size() && !m_over_budget; ++i) {
         const std::int64_t extent = hi[i] - lo[i], slab = volume / extent;
+        mid_hi = hi;
+        mid_lo = lo;
         for (std::int64_t p = 1; p < extent && !m_over_budget; ++p) {
-          std::vector<std::int64_t> codes;
+          codes.clear();
           splits(kinds, 0, 0, p * slab, codes);
-          std::vector<std::int64_t> mid_hi = hi, mid_lo = lo;
           mid_hi[i] = lo[i] + p;
           mid_lo[i] = lo[i] + p;
           for (std::int64_t code : codes) {
@@ -481,19 +484,16 @@ double cheapest_node_box(const SearchContext& context, const std::vector<std::in
 } // namespace
 
 std::optional<Candidate> search_node_regions(const SearchContext& context,
-                                             const std::vector<std::int64_t>* only_dims,
-                                             const Candidate* incumbent, SearchStats& stats) {
+                                             const Candidate* incumbent, SearchStats& stats,
+                                             const std::function<void(const Candidate&)>& each,
+                                             const std::function<bool(double)>& hopeless) {
   const int L = context.levels();
   const std::int64_t nodes = context.level_sizes[0];
   if (L < 2 || nodes > context.region_search_nodes || (context.even && nodes < 3) ||
       context.node_classes.size() > region_search_max_kinds)
     return std::nullopt;
-  std::vector<std::vector<std::int64_t>> grids;
-  if (only_dims != nullptr) {
-    grids.push_back(*only_dims);
-  } else {
-    grids = ordered_factorizations(context.ranks, context.caps, context.grid_divisors());
-  }
+  const std::vector<std::vector<std::int64_t>> grids =
+      ordered_factorizations(context.ranks, context.caps, context.grid_divisors());
   // The grids in the order of their cheapest node box (a lower bound on the busiest node),
   // so that the box budget goes to the most promising first and the search stops at the
   // first grid that cannot beat the best plan.
@@ -505,7 +505,9 @@ std::optional<Candidate> search_node_regions(const SearchContext& context,
   std::optional<Candidate> best;
   for (const auto& [bound, index] : order) {
     const std::vector<std::int64_t>& d = grids[index];
-    const Candidate* to_beat = best ? &*best : incumbent;
+    // Every grid's best for `each`: no plan of another grid to beat, until `hopeless`.
+    if (each && hopeless && hopeless(bound)) break;
+    const Candidate* to_beat = each ? nullptr : best ? &*best : incumbent;
     if (to_beat != nullptr &&
         compare_level({"", bound, 0}, {"", to_beat->cost.levels[0].busiest, 0}) > 0)
       break;
@@ -543,6 +545,7 @@ std::optional<Candidate> search_node_regions(const SearchContext& context,
     }
     if (worse) continue;
     programme.collect(c.regions);
+    if (each) each(c);
     if (!best || compare_candidates(c, *best) < 0) {
       if (incumbent == nullptr || compare_candidates(c, *incumbent) < 0) best = std::move(c);
     }

@@ -121,29 +121,29 @@ std::vector<LevelLoad> level_loads(const Traffic& traffic) {
   return loads;
 }
 
+double level_seconds(const LevelLoad& load, const MachineTimings& timings) {
+  if (load.max_unit_bytes <= 0) return 0;
+  const LevelTiming* level = timings.find(load.name);
+  HCART_REQUIRE(level != nullptr, "hcart::TimeModel: no figures for level '"
+                                      << load.name << "' (the machine file was measured on "
+                                      << timings.machine << ")");
+  const std::int64_t extra =
+      std::max<std::int64_t>(0, load.max_rank_messages - static_cast<std::int64_t>(level->messages));
+  // The busiest unit's link, and the level's units together at their mean load.
+  double bytes_bound = level->exchange_seconds(load.max_unit_bytes);
+  if (!level->pair.empty() && load.units > 0 && load.total_bytes > 0) {
+    const std::int64_t mean = (load.total_bytes + load.units - 1) / load.units;
+    bytes_bound = std::max(level->pair_seconds(load.max_unit_bytes), level->exchange_seconds(mean));
+  }
+  return bytes_bound + static_cast<double>(extra) * level->latency;
+}
+
 ExchangeTime predict_exchange_time(const std::vector<LevelLoad>& loads,
                                    const MachineTimings& timings) {
   validate(timings);
   ExchangeTime out;
   for (std::size_t l = 0; l < loads.size(); ++l) {
-    const LevelLoad& load = loads[l];
-    double seconds = 0;
-    if (load.max_unit_bytes > 0) {
-      const LevelTiming* level = timings.find(load.name);
-      HCART_REQUIRE(level != nullptr, "hcart::TimeModel: no figures for level '"
-                                          << load.name << "' (the machine file was measured on "
-                                          << timings.machine << ")");
-      const std::int64_t extra = std::max<std::int64_t>(
-          0, load.max_rank_messages - static_cast<std::int64_t>(level->messages));
-      // The busiest unit's link, and the level's units together at their mean load.
-      double bytes_bound = level->exchange_seconds(load.max_unit_bytes);
-      if (!level->pair.empty() && load.units > 0 && load.total_bytes > 0) {
-        const std::int64_t mean = (load.total_bytes + load.units - 1) / load.units;
-        bytes_bound =
-            std::max(level->pair_seconds(load.max_unit_bytes), level->exchange_seconds(mean));
-      }
-      seconds = bytes_bound + static_cast<double>(extra) * level->latency;
-    }
+    const double seconds = level_seconds(loads[l], timings);
     out.level_seconds.push_back(seconds);
     if (seconds > out.seconds) {
       out.seconds = seconds;

@@ -7,6 +7,7 @@
 #include <hcart/mapping/Factorize.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <functional>
 
@@ -281,6 +282,72 @@ ordered_factorizations(std::int64_t n, const std::vector<std::int64_t>& caps,
   };
   walk(0, n);
   return out;
+}
+
+std::vector<std::int64_t>
+level_grid_messages(const LoadProblem& problem, const std::vector<std::int64_t>& d,
+                    const std::vector<std::vector<std::int64_t>>& level_factors) {
+  const int D = problem.dims, L = static_cast<int>(level_factors.size());
+  // Per direction: the extent of a unit of level l in process coordinates.
+  std::vector<std::vector<std::int64_t>> extent(D, std::vector<std::int64_t>(L));
+  for (int i = 0; i < D; ++i) {
+    std::int64_t groups = 1;
+    for (int l = 0; l < L; ++l) {
+      groups *= level_factors[l][i];
+      extent[i][l] = d[i] / groups;
+    }
+  }
+  // The level at which coordinates x and y of direction i first lie in different units
+  // (L: the same unit at every level given).
+  const auto first_split = [&](int i, std::int64_t x, std::int64_t y) {
+    for (int l = 0; l < L; ++l)
+      if (x / extent[i][l] != y / extent[i][l]) return l;
+    return L;
+  };
+  // A coordinate's class: that level towards its neighbour on each side (-1: none). Units
+  // repeat every extent[i][0] coordinates, so one unit's worth and the grid's two ends hold
+  // every class.
+  using Sides = std::array<int, 2>;
+  std::vector<std::vector<Sides>> classes(D);
+  for (int i = 0; i < D; ++i) {
+    const bool wraps = problem.periodic[i];
+    const auto add = [&](std::int64_t x) {
+      Sides s{-1, -1};
+      if (x > 0 || wraps) s[0] = first_split(i, x, (x - 1 + d[i]) % d[i]);
+      if (x + 1 < d[i] || wraps) s[1] = first_split(i, x, (x + 1) % d[i]);
+      if (std::find(classes[i].begin(), classes[i].end(), s) == classes[i].end())
+        classes[i].push_back(s);
+    };
+    const std::int64_t period = std::min(d[i], extent[i][0] + 1);
+    for (std::int64_t x = 0; x < period; ++x)
+      add(x);
+    for (std::int64_t x = std::max<std::int64_t>(0, d[i] - period); x < d[i]; ++x)
+      add(x);
+  }
+  // Every combination of one class per direction: its messages per level.
+  std::vector<std::int64_t> most(L, 0), count(L + 1);
+  std::vector<std::size_t> pick(D, 0);
+  for (;;) {
+    std::fill(count.begin(), count.end(), 0);
+    for (const auto& t : problem.terms) {
+      int level = L;
+      bool exists = true;
+      for (int i = 0; i < D && exists; ++i) {
+        if (!(t.crossed & (1u << i))) continue;
+        const int side = classes[i][pick[i]][(t.plus >> i) & 1u];
+        exists = side >= 0;
+        level = std::min(level, side);
+      }
+      if (exists) ++count[level];
+    }
+    for (int l = 0; l < L; ++l)
+      most[l] = std::max(most[l], count[l]);
+    int i = D - 1;
+    while (i >= 0 && ++pick[i] == classes[i].size())
+      pick[i--] = 0;
+    if (i < 0) break;
+  }
+  return most;
 }
 
 } // namespace impl

@@ -79,6 +79,17 @@ struct GridLevel {
 LevelCost grid_level_cost(const LoadProblem& problem, const GridLevel& level,
                           double cutoff = std::numeric_limits<double>::infinity());
 
+/// \brief The most messages one rank of a level grid of process grid `dims` (every unit of a
+/// level the same box; level_factors coarse first, all levels or the first ones) sends across
+/// each of those levels: entry l counts the messages whose receiver first lies in another
+/// unit at level l (the traffic model's max_rank_messages, in closed form: each direction's
+/// coordinates fall in a few classes by the group boundaries they sit on, and the maximum is
+/// taken over the classes' combinations). Entry l depends on the factors of levels 0..l only.
+/// Every message of `problem`'s terms counts; the grid's blocks must all hold cells.
+std::vector<std::int64_t>
+level_grid_messages(const LoadProblem& problem, const std::vector<std::int64_t>& dims,
+                    const std::vector<std::vector<std::int64_t>>& level_factors);
+
 /// \brief Every ordered factorization of n into caps.size() factors with factor_i <=
 /// caps[i] and, where divides[i] > 0, factor_i dividing divides[i]; in lexicographically
 /// decreasing order.

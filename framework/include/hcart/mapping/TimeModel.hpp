@@ -107,6 +107,12 @@ struct ExchangeTime {
   int slowest_level = -1; ///< index into the loads; -1 when nothing crosses any level
 };
 
+/// \brief One level's term of predict_exchange_time (0 where it carries no bytes), without
+/// validating `timings` again (the planner calls it for every level grid it times).
+/// \throws hcart::InputError when the level carries bytes and `timings` has no level of its
+/// name.
+double level_seconds(const LevelLoad& load, const MachineTimings& timings);
+
 /// \brief Predicts one exchange (the model above). Loads that carry no bytes need no figures.
 /// \throws hcart::InputError naming the level when a level carries bytes but `timings` has
 /// no level of its name, or its figures are invalid.
