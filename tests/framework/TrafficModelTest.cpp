@@ -182,13 +182,14 @@ void level_chains(const Machine& machine, std::size_t level, std::vector<std::in
 
 // The closed form of the most messages a rank of a level grid sends across each level
 // (what the time model's latency term reads) against the traffic model's rank-by-rank
-// count: every level grid of 7 machines, on meshes periodic or not, with a halo width of 0
+// count: every level grid of 10 machines, on meshes periodic or not, with a halo width of 0
 // in a direction, faces alone and with edges and corners.
 TEST(TrafficModel, LevelGridMessagesInClosedFormMatchTheCount) {
   int compared = 0;
   for (const char* text : {"node:4 core:2", "node:3 core:4", "node:2 socket:2 core:3",
                            "node:4 socket:2 core:2", "node:6 core:2", "node:2 core:8",
-                           "node:8 socket:1 core:3"}) {
+                           "node:8 socket:1 core:3", "node:3 socket:2 core:6", "node:12 core:3",
+                           "node:5 core:6"}) {
     const Machine machine = Machine::parse(text);
     for (int variant = 0; variant < 6; ++variant) {
       Mesh mesh{{48, 36, 60},

@@ -264,9 +264,11 @@ void time_level_grids(const SearchContext& context, const MachineTimings& timing
   };
 
   // The node level's time is at least its time at the mean node's bytes (the faces through
-  // the node grid's cut planes, the same for every node box; edges and corners only add),
-  // with no message beyond the calibration's, and the exchange's time is at least the node
-  // level's: the node grids in the order of that bound, until it passes the best time.
+  // the node grid's cut planes, the same for every node box; edges and corners only add)
+  // with the messages of the corner rank of a node box whose low sides are all inside the
+  // grid (its messages towards the low side in the cut directions alone), and the
+  // exchange's time is at least the node level's: the node grids in the order of that
+  // bound, until it passes the best time.
   std::vector<double> plane(D, 1.0);
   for (int i = 0; i < D; ++i)
     for (int j = 0; j < D; ++j)
@@ -280,8 +282,14 @@ void time_level_grids(const SearchContext& context, const MachineTimings& timing
           2.0 * static_cast<double>(n - 1) + (problem.periodic[i] && n >= 2 ? 2.0 : 0.0);
       faces += problem.face_weight[i] * crossings * plane[i];
     }
+    std::uint32_t cut = 0; // the directions the node grid cuts
+    for (int i = 0; i < D; ++i)
+      if (node_grids[k][i] >= 2) cut |= 1u << i;
+    std::int64_t messages = 0;
+    for (const auto& t : problem.terms)
+      if ((t.crossed & ~cut) == 0 && (t.plus & t.crossed) == 0) ++messages;
     const auto mean = static_cast<std::int64_t>(std::floor(faces / static_cast<double>(nodes)));
-    order.emplace_back(level_seconds({context.level_names[0], mean, 0,
+    order.emplace_back(level_seconds({context.level_names[0], mean, messages,
                                       static_cast<std::int64_t>(std::floor(faces)), nodes},
                                      timings),
                        k);

@@ -557,15 +557,23 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
   if (best.layout != PlanLayout::LevelGrid || !exact) consider(best);
   // Every grid's best node regions, in bytes, within one box budget, until a grid's least
   // busiest node is too heavy for the node level alone to beat the best time.
+  // A candidate is counted only where its busiest node's bytes (exact from the programme, in
+  // bytes) leave the node level able to beat the best time.
   const LevelTiming* node_timing = options.timings->find(machine.levels()[0].name);
-  impl::SearchStats region_stats;
-  impl::search_node_regions(bytes_only, nullptr, region_stats, consider, [&](double busiest) {
+  const auto hopeless = [&](double busiest) {
     if (!chosen || node_timing == nullptr) return false;
     const auto bytes = static_cast<std::int64_t>(std::floor(busiest));
     const double lower = node_timing->pair.empty() ? node_timing->exchange_seconds(bytes)
                                                    : node_timing->pair_seconds(bytes);
     return impl::compare_sums(lower, best_time) > 0;
-  });
+  };
+  impl::SearchStats region_stats;
+  impl::search_node_regions(
+      bytes_only, nullptr, region_stats,
+      [&](const impl::Candidate& c) {
+        if (!hopeless(c.cost.levels[0].busiest)) consider(c);
+      },
+      hopeless);
   for (const auto& g : world_grids)
     consider(impl::runs_candidate(context, g));
   chosen->searched = searched + "; with the machine file every level grid timed";

@@ -304,9 +304,13 @@ level_grid_messages(const LoadProblem& problem, const std::vector<std::int64_t>&
       if (x / extent[i][l] != y / extent[i][l]) return l;
     return L;
   };
-  // A coordinate's class: that level towards its neighbour on each side (-1: none). Units
-  // repeat every extent[i][0] coordinates, so one unit's worth and the grid's two ends hold
-  // every class.
+  // A coordinate's class: that level towards its neighbour on each side (-1: none). Inside
+  // the grid a coordinate x meets its low neighbour first at the coarsest level whose unit
+  // extent divides x, its high neighbour at the coarsest whose extent divides x + 1, and
+  // consecutive numbers share no divisor above 1: so the unit extents and the numbers just
+  // below them (x = e and x = e - 1 for every level's extent e), x = 1 (neither side on a
+  // boundary above the finest levels) and the grid's ends (0, 1, d - 2, d - 1, where the
+  // periodic wrap or no neighbour decides) hold every class.
   using Sides = std::array<int, 2>;
   std::vector<std::vector<Sides>> classes(D);
   for (int i = 0; i < D; ++i) {
@@ -318,14 +322,37 @@ level_grid_messages(const LoadProblem& problem, const std::vector<std::int64_t>&
       if (std::find(classes[i].begin(), classes[i].end(), s) == classes[i].end())
         classes[i].push_back(s);
     };
-    const std::int64_t period = std::min(d[i], extent[i][0] + 1);
-    for (std::int64_t x = 0; x < period; ++x)
-      add(x);
-    for (std::int64_t x = std::max<std::int64_t>(0, d[i] - period); x < d[i]; ++x)
-      add(x);
+    for (std::int64_t x : {std::int64_t{0}, std::int64_t{1}, d[i] - 2, d[i] - 1})
+      if (x >= 0 && x < d[i]) add(x);
+    for (int l = 0; l < L; ++l)
+      for (std::int64_t x : {extent[i][l] - 1, extent[i][l]})
+        if (x >= 0 && x < d[i]) add(x);
+  }
+  std::vector<std::int64_t> most(L, 0), count(L + 1);
+  // Faces alone: a rank's count at a level is a sum over the directions of what its
+  // coordinate in each sends, so the most is the sum of each direction's most.
+  const bool faces = std::all_of(problem.terms.begin(), problem.terms.end(), [](const auto& t) {
+    return (t.crossed & (t.crossed - 1)) == 0;
+  });
+  if (faces) {
+    for (int i = 0; i < D; ++i) {
+      std::vector<std::int64_t> direction(L, 0);
+      for (const Sides& c : classes[i]) {
+        std::fill(count.begin(), count.end(), 0);
+        for (const auto& t : problem.terms) {
+          if (t.crossed != (1u << i)) continue;
+          const int side = c[(t.plus >> i) & 1u];
+          if (side >= 0) ++count[side];
+        }
+        for (int l = 0; l < L; ++l)
+          direction[l] = std::max(direction[l], count[l]);
+      }
+      for (int l = 0; l < L; ++l)
+        most[l] += direction[l];
+    }
+    return most;
   }
   // Every combination of one class per direction: its messages per level.
-  std::vector<std::int64_t> most(L, 0), count(L + 1);
   std::vector<std::size_t> pick(D, 0);
   for (;;) {
     std::fill(count.begin(), count.end(), 0);
