@@ -8,9 +8,12 @@
 // docs/plan-json.md. With --machine-file (written by `hcart-machine --measure`) it also
 // predicts the time of one halo exchange per strategy (docs/machine-file.md). With
 // --rankfile / --hostfile and --hosts it writes launcher files that give a code laying out
-// the fixed --dims in world order hcart's placement (docs/c-fortran.md, "A rankfile").
+// the fixed --dims in world order hcart's placement (docs/c-fortran.md, "A rankfile"). With
+// --draw FILE it draws the plans (SVG: the process grid coloured by node, the node boxes
+// outlined; docs/user-guide.md, "Pictures of plans").
 #include "LaunchFile.hpp"
 #include "MachineFile.hpp"
+#include "PlanPicture.hpp"
 #include "PlanReport.hpp"
 #include "Text.hpp"
 
@@ -125,6 +128,10 @@ int main(int argc, char* argv[]) {
     app.add_flag("--equal-blocks", equal_blocks,
                  "only process grids whose dims divide the mesh (blocks of one size)");
     app.add_flag("--json", json, "write JSON (docs/plan-json.md) instead of the table");
+    std::string draw;
+    app.add_option("--draw", draw,
+                   "draw the plans to this SVG file: the process grid coloured by node, node "
+                   "boxes outlined (meshes of 1 to 3 dimensions, at most 65536 ranks)");
     std::string rankfile, hostfile, hosts_text;
     app.add_option("--rankfile", rankfile,
                    "write an Open MPI rankfile that gives a code using the fixed --dims in "
@@ -207,6 +214,17 @@ int main(int argc, char* argv[]) {
     });
     std::vector<PlanOutcome> outcomes;
     hcart::agree_on_errors(MPI_COMM_WORLD, [&] { outcomes = plan_all(request); });
+    if (!draw.empty()) {
+      hcart::agree_on_errors(MPI_COMM_WORLD, [&] {
+        const std::string picture = plan_svg(request, outcomes);
+        if (env.rank() != 0) return;
+        hcart::create_parent_directories(draw, "hcart-plan --draw");
+        std::ofstream out(draw);
+        out << picture;
+        out.close();
+        HCART_REQUIRE(out.good(), "--draw: cannot write '" << draw << "'");
+      });
+    }
     if (env.rank() == 0) {
       if (json)
         std::cout << to_json(request, outcomes).dump(2) << std::endl;
