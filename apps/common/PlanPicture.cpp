@@ -1,4 +1,5 @@
 #include "PlanPicture.hpp"
+#include "Text.hpp"
 
 #include <hcart/core/Error.hpp>
 

@@ -82,6 +82,23 @@ std::vector<std::vector<std::int64_t>> level_options(const SearchContext& contex
   return ordered_factorizations(context.level_sizes[l], rest, rest);
 }
 
+// The face terms' cost through the cut planes of node grid `n0` (each plane a whole plane of
+// the mesh, both ways, the periodic wrap too): the same for every node box m, so that the
+// cost over the node count bounds the busiest node of every grid n0 * m from below.
+double cut_plane_faces(const LoadProblem& problem, const std::vector<std::int64_t>& n0) {
+  const int D = problem.dims;
+  double faces = 0;
+  for (int i = 0; i < D; ++i) {
+    double plane = 1.0; // cells of a plane perpendicular to direction i
+    for (int j = 0; j < D; ++j)
+      if (j != i) plane *= static_cast<double>(problem.cells[j]);
+    const double crossings =
+        2.0 * static_cast<double>(n0[i] - 1) + (problem.periodic[i] && n0[i] >= 2 ? 2.0 : 0.0);
+    faces += problem.face_weight[i] * crossings * plane;
+  }
+  return faces;
+}
+
 // A plan under construction: its process grid, the factors chosen so far, their costs.
 struct Partial {
   std::vector<std::int64_t> dims;
@@ -150,19 +167,9 @@ std::optional<Candidate> search_level_grids(const SearchContext& context, Search
   const auto node_boxes = ordered_factorizations(per_node, limit, divides);
 
   // The bound: face bytes through the node grid's cut planes, over the node count.
-  std::vector<double> plane(D, 1.0); // cells of a plane perpendicular to direction i
-  for (int i = 0; i < D; ++i)
-    for (int j = 0; j < D; ++j)
-      if (j != i) plane[i] *= static_cast<double>(context.problem.cells[j]);
   std::vector<std::pair<double, std::size_t>> order;
   for (std::size_t k = 0; k < node_grids.size(); ++k) {
-    double faces = 0;
-    for (int i = 0; i < D; ++i) {
-      const std::int64_t n = node_grids[k][i];
-      const double crossings =
-          2.0 * static_cast<double>(n - 1) + (context.problem.periodic[i] && n >= 2 ? 2.0 : 0.0);
-      faces += context.problem.face_weight[i] * crossings * plane[i];
-    }
+    const double faces = cut_plane_faces(context.problem, node_grids[k]);
     order.emplace_back(faces / static_cast<double>(nodes), k);
   }
   std::stable_sort(order.begin(), order.end(),
@@ -269,19 +276,9 @@ void time_level_grids(const SearchContext& context, const MachineTimings& timing
   // grid (its messages towards the low side in the cut directions alone), and the
   // exchange's time is at least the node level's: the node grids in the order of that
   // bound, until it passes the best time.
-  std::vector<double> plane(D, 1.0);
-  for (int i = 0; i < D; ++i)
-    for (int j = 0; j < D; ++j)
-      if (j != i) plane[i] *= static_cast<double>(problem.cells[j]);
   std::vector<std::pair<double, std::size_t>> order;
   for (std::size_t k = 0; k < node_grids.size(); ++k) {
-    double faces = 0;
-    for (int i = 0; i < D; ++i) {
-      const std::int64_t n = node_grids[k][i];
-      const double crossings =
-          2.0 * static_cast<double>(n - 1) + (problem.periodic[i] && n >= 2 ? 2.0 : 0.0);
-      faces += problem.face_weight[i] * crossings * plane[i];
-    }
+    const double faces = cut_plane_faces(problem, node_grids[k]);
     std::uint32_t cut = 0; // the directions the node grid cuts
     for (int i = 0; i < D; ++i)
       if (node_grids[k][i] >= 2) cut |= 1u << i;
