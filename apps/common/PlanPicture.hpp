@@ -1,8 +1,8 @@
 // hcart-plan --draw: a picture of plans (SVG), so that users see what each strategy does.
 // Every rank is a square at its place in the process grid (direction 0 down, direction 1
-// across; a 3-D grid as its planes along direction 2, side by side), coloured by its node;
-// the node boxes are outlined in thick black lines, the next level's units (sockets) in thin
-// grey ones. One row of panels per strategy, titled with its dims and its busiest node.
+// across; a 3-D grid as its planes along direction 2, one under the other), coloured by its
+// node; the node boxes are outlined in thick black lines, the next level's units (sockets) in
+// thin grey ones. One column per strategy, titled with its dims and its busiest node.
 #pragma once
 
 #include "PlanReport.hpp"

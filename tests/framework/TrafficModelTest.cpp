@@ -183,7 +183,8 @@ void level_chains(const Machine& machine, std::size_t level, std::vector<std::in
 // The closed form of the most messages a rank of a level grid sends across each level
 // (what the time model's latency term reads) against the traffic model's rank-by-rank
 // count: every level grid of 10 machines, on meshes periodic or not, with a halo width of 0
-// in a direction, faces alone and with edges and corners.
+// in a direction, faces alone and with edges and corners; and each level of a chain's
+// prefixes (what the search by time asks, level by level) the same as the whole chain's.
 TEST(TrafficModel, LevelGridMessagesInClosedFormMatchTheCount) {
   int compared = 0;
   for (const char* text : {"node:4 core:2", "node:3 core:4", "node:2 socket:2 core:3",
@@ -217,6 +218,14 @@ TEST(TrafficModel, LevelGridMessagesInClosedFormMatchTheCount) {
           EXPECT_EQ(closed[l], t.levels[l].max_rank_messages)
               << text << " variant " << variant << " dims " << plan.dims[0] << "x"
               << plan.dims[1] << "x" << plan.dims[2] << " level " << l;
+        }
+        // The search calls it level by level: entry l of a prefix is entry l of the chain.
+        for (std::size_t p = 1; p < c.size(); ++p) {
+          const std::vector<std::vector<std::int64_t>> prefix(c.begin(), c.begin() + p);
+          const auto partial = hcart::impl::level_grid_messages(problem, plan.dims, prefix);
+          ASSERT_EQ(partial.size(), p);
+          for (std::size_t l = 0; l < p; ++l)
+            EXPECT_EQ(partial[l], closed[l]) << text << " prefix " << p << " level " << l;
         }
         ++compared;
       }

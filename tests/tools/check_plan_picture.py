@@ -24,31 +24,36 @@ def check(tool, work, mesh, machine, extra=()):
     plans = {p["strategy"]: p for p in json.loads(out.stdout)["plans"] if p["feasible"]}
     ranks = json.loads(out.stdout)["machine"]["ranks"]
     root = ET.parse(picture).getroot()
-    node_of = {}
-    drawn = 0
+    node_of = {}      # world rank -> node, the same in every strategy
+    seen = {}         # strategy -> the ranks drawn in all its planes
     for group in root.iter(SVG + "g"):
         strategy = group.get("data-strategy")
+        plane = int(group.get("data-plane"))
         plan = plans[strategy]
         dims = plan["dims"]
-        cells = [r for r in group.iter(SVG + "rect") if r.get("data-rank") is not None]
-        seen = set()
-        for cell in cells:
+        drawn = seen.setdefault(strategy, set())
+        for cell in group.iter(SVG + "rect"):
+            if cell.get("data-rank") is None:
+                continue  # the panel's frame
             rank, node = int(cell.get("data-rank")), int(cell.get("data-node"))
             coords = [int(x) for x in cell.get("data-coords").split(",")]
+            assert len(coords) == len(dims), (strategy, coords, dims)
             assert all(0 <= c < d for c, d in zip(coords, dims)), (strategy, coords, dims)
-            assert rank not in seen, f"{strategy}: rank {rank} drawn twice"
-            seen.add(rank)
+            if len(dims) == 3:
+                assert coords[2] == plane, (strategy, coords, plane)
+            assert rank not in drawn, f"{strategy}: rank {rank} drawn twice"
+            drawn.add(rank)
             assert node_of.setdefault(rank, node) == node, f"{strategy}: rank {rank} moved node"
-        edges = [e for e in group.iter(SVG + "line") if e.get("class") == "node-edge"]
-        if len(dims) == 3:
-            continue  # the planes' own edges only: the count is the 2-D case's
-        assert len(seen) == ranks, f"{strategy}: {len(seen)} ranks drawn of {ranks}"
-        node_messages = plan["traffic"]["levels"][0]["messages"]
-        assert 2 * len(edges) == node_messages, (
-            f"{strategy} on {machine}: {len(edges)} node boundaries drawn, the traffic model "
-            f"counts {node_messages} node messages")
-        drawn += 1
-    assert drawn == len(plans) or len(next(iter(plans.values()))["dims"]) == 3, (drawn, plans)
+        if len(dims) <= 2:
+            # One panel: twice its node boundaries are the node-crossing face messages.
+            edges = [e for e in group.iter(SVG + "line") if e.get("class") == "node-edge"]
+            node_messages = plan["traffic"]["levels"][0]["messages"]
+            assert 2 * len(edges) == node_messages, (
+                f"{strategy} on {machine}: {len(edges)} node boundaries drawn, the traffic "
+                f"model counts {node_messages} node messages")
+    assert set(seen) == set(plans), (sorted(seen), sorted(plans))
+    for strategy, drawn in seen.items():
+        assert drawn == set(range(ranks)), f"{strategy}: {len(drawn)} ranks drawn of {ranks}"
     return len(plans)
 
 
@@ -57,7 +62,8 @@ def main():
     n = check(tool, work, "60,40", "node:[3,3,2] core:4")   # an uneven machine
     n += check(tool, work, "64,48", "node:4 socket:2 core:2")
     n += check(tool, work, "96", "node:3 core:4")
-    n += check(tool, work, "24,24,12", "node:4 core:2")      # 3-D: planes side by side
+    n += check(tool, work, "24,24,12", "node:4 core:2")      # 3-D: one panel per plane
+    n += check(tool, work, "12,12,36", "node:3 core:4")      # 3-D, several planes
     # Bad input: a 4-D mesh is refused with one line and exit code 2, nothing written.
     bad = os.path.join(work, "none.svg")
     r = subprocess.run([tool, "--mesh", "8,8,8,8", "--machine", "node:2 core:2", "--draw", bad],

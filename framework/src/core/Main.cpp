@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <exception>
 #include <functional>
@@ -37,26 +38,35 @@ private:
 };
 
 // How long a rank with a local error waits for the others to hold one too
-// (HCART_ERROR_WAIT_SECONDS, default 2).
+// (HCART_ERROR_WAIT_SECONDS: 0 to 600, default 2; anything else gives the default, so that a
+// failing rank always reaches MPI_Abort).
 double error_wait_seconds() {
   const char* text = std::getenv("HCART_ERROR_WAIT_SECONDS");
   if (text == nullptr) return 2.0;
   char* end = nullptr;
   const double seconds = std::strtod(text, &end);
-  return end != text && seconds >= 0 ? seconds : 2.0;
+  return end != text && std::isfinite(seconds) && seconds >= 0 && seconds <= 600 ? seconds : 2.0;
 }
 
-// A message's shape: its digit runs as '#', so that the same failure with each rank's own
-// numbers (a field's extents on its block) has one shape.
+// A message's shape: its numbers as '#', so that the same failure with each rank's own
+// numbers (a field's extents on its block, "10x12x8") has one shape. Digits that continue
+// a name ("u1", "field_2") are kept: another name is another failure.
 std::string shape_of(const std::string& message) {
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  const auto letter = [](char c) {
+    return (c >= 'a' && c <= 'z' && c != 'x') || (c >= 'A' && c <= 'Z') || c == '_';
+  };
   std::string shape;
-  for (std::size_t i = 0; i < message.size(); ++i) {
-    const bool digit = message[i] >= '0' && message[i] <= '9';
-    if (!digit) {
-      shape += message[i];
-    } else if (i == 0 || !(message[i - 1] >= '0' && message[i - 1] <= '9')) {
-      shape += '#';
+  bool in_name = false, in_number = false;
+  for (const char c : message) {
+    if (digit(c) && !in_name) {
+      if (!in_number) shape += '#';
+      in_number = true;
+      continue;
     }
+    in_number = false;
+    in_name = letter(c) || (in_name && digit(c));
+    shape += c;
   }
   return shape;
 }

@@ -502,17 +502,14 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
   impl::Candidate chosen_candidate;
   impl::SearchContext bytes_only = context; // the time model reads bytes, not costs
   bytes_only.problem = impl::load_problem(mesh, {}, options.traffic);
+  // Every candidate reaches `choose` with the objective's cost (for ties and chosen_by).
   auto choose = [&](const impl::Candidate& c, double seconds) {
     const int by_time = chosen ? impl::compare_sums(seconds, best_time) : -1;
     if (by_time > 0) return;
-    impl::Candidate objective = c;
-    if (objective.layout == PlanLayout::LevelGrid) // the objective's costs, for ties
-      objective.cost = impl::level_grid_cost(context, c.level_factors);
-    // (consider() passes the counted objective's cost; time_level_grids a level grid's bytes)
-    if (by_time < 0 || impl::compare_candidates(objective, chosen_candidate) < 0) {
+    if (by_time < 0 || impl::compare_candidates(c, chosen_candidate) < 0) {
       best_time = seconds;
-      chosen = plan_of(objective, options, weights);
-      chosen_candidate = std::move(objective);
+      chosen = plan_of(c, options, weights);
+      chosen_candidate = c;
     }
   };
   auto consider = [&](const impl::Candidate& c) { // counted rank by rank
@@ -531,7 +528,13 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
   if (context.even && exact) {
     impl::time_level_grids(
         bytes_only, *options.timings,
-        [&] { return chosen ? best_time : std::numeric_limits<double>::infinity(); }, choose);
+        [&] { return chosen ? best_time : std::numeric_limits<double>::infinity(); },
+        [&](const impl::Candidate& c, double seconds) { // c.cost in bytes
+          if (chosen && impl::compare_sums(seconds, best_time) > 0) return;
+          impl::Candidate objective = c;
+          objective.cost = impl::level_grid_cost(context, c.level_factors);
+          choose(objective, seconds);
+        });
   } else if (context.even) {
     // Bounded by their bytes (the extra messages' latency left out, which can only add) and
     // counted in the order of that bound until it passes the best time.
@@ -558,10 +561,11 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
   // Every grid's best node regions, in bytes, within one box budget, until a grid's least
   // busiest node is too heavy for the node level alone to beat the best time.
   // A candidate is counted only where its busiest node's bytes (exact from the programme, in
-  // bytes) leave the node level able to beat the best time.
+  // bytes) leave the node level able to beat the best time. Where blocks are not whole cells
+  // (block multiples) the programme's bytes are not a bound: no pruning then.
   const LevelTiming* node_timing = options.timings->find(machine.levels()[0].name);
   const auto hopeless = [&](double busiest) {
-    if (!chosen || node_timing == nullptr) return false;
+    if (!chosen || node_timing == nullptr || !exact) return false;
     const auto bytes = static_cast<std::int64_t>(std::floor(busiest));
     const double lower = node_timing->pair.empty() ? node_timing->exchange_seconds(bytes)
                                                    : node_timing->pair_seconds(bytes);

@@ -31,17 +31,20 @@ void message_offsets(const Mesh& mesh, const TrafficOptions& options,
   std::vector<int> offset(d, -1);
   for (;;) {
     impl::MessageOffset o;
-    std::int64_t bytes = options.elem_bytes;
     for (std::size_t i = 0; i < d; ++i) {
       if (offset[i] == 0) continue;
       o.crossed |= 1u << i;
       if (offset[i] > 0) o.plus |= 1u << i;
-      impl::scale(bytes, mesh.halo_width[i]);
     }
     const bool face = (o.crossed & (o.crossed - 1)) == 0;
-    if (o.crossed != 0 && (options.corners || face) && bytes > 0) {
-      offsets.push_back(o);
-      unit.push_back(bytes);
+    if (o.crossed != 0 && (options.corners || face)) {
+      std::int64_t bytes = options.elem_bytes; // only the offsets sent: no overflow of others
+      for (std::size_t i = 0; i < d; ++i)
+        if (o.crossed & (1u << i)) impl::scale(bytes, mesh.halo_width[i]);
+      if (bytes > 0) {
+        offsets.push_back(o);
+        unit.push_back(bytes);
+      }
     }
     std::size_t i = d;
     while (i > 0 && offset[i - 1] == 1)
