@@ -1,4 +1,5 @@
 #include "PlanPicture.hpp"
+
 #include "Text.hpp"
 
 #include <hcart/core/Error.hpp>
@@ -119,15 +120,15 @@ std::string plan_svg(const PlanRequest& request, const std::vector<PlanOutcome>&
       return (i * cols + j) * planes + panel.plane; // row-major, the last direction fastest
     };
     if (planes > 1)
-      svg << "<text x=\"" << panel.x << "\" y=\"" << panel.y - 4 << "\">plane "
-          << panel.plane << " of direction 2</text>\n";
+      svg << "<text x=\"" << panel.x << "\" y=\"" << panel.y - 4 << "\">plane " << panel.plane
+          << " of direction 2</text>\n";
     svg << "<g data-strategy=\"" << to_string(panel.outcome->strategy) << "\" data-plane=\""
         << panel.plane << "\">\n";
     for (std::int64_t i = 0; i < rows; ++i) {
       for (std::int64_t j = 0; j < cols; ++j) {
         const std::int64_t q = index(i, j);
-        svg << "<rect x=\"" << panel.x + j * c << "\" y=\"" << panel.y + i * c << "\" width=\""
-            << c << "\" height=\"" << c << "\" fill=\"" << node_colour(placed.node[q])
+        svg << "<rect x=\"" << panel.x + j * c << "\" y=\"" << panel.y + i * c << "\" width=\"" << c
+            << "\" height=\"" << c << "\" fill=\"" << node_colour(placed.node[q])
             << "\" data-rank=\"" << placed.rank[q] << "\" data-node=\"" << placed.node[q]
             << "\" data-coords=\"" << i;
         if (D >= 2) svg << "," << j;

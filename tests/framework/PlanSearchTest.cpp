@@ -242,9 +242,9 @@ TEST(PlanSearch, OptimalWithBlockMultiples) {
       {{{48, 96, 32}, {1, 2, 1}, {false, true, false}, {1.0, 0.5, 2.0}, {4, 8, 2}}, true},
       {{{128, 64, 8}, {1, 1, 1}, {true, true, false}, {}, {16, 16, 1}}, false}};
   int checked = 0;
-  for (const char* machine : {"node:2 core:2", "node:3 core:2", "node:2 core:3", "node:5 core:1",
-                              "node:7 core:1", "node:2 socket:2 core:2", "node:3 core:4",
-                              "node:4 core:3", "node:2 socket:3 core:2"}) {
+  for (const char* machine :
+       {"node:2 core:2", "node:3 core:2", "node:2 core:3", "node:5 core:1", "node:7 core:1",
+        "node:2 socket:2 core:2", "node:3 core:4", "node:4 core:3", "node:2 socket:3 core:2"}) {
     const Machine m = Machine::parse(machine);
     for (const MeshCase& mc : cases) {
       PlanOptions o;
@@ -565,7 +565,10 @@ hcart::MachineTimings loaded_timings(const Machine& m) {
   for (std::size_t l = 0; l < m.levels().size(); ++l) {
     const double latency = l == 0 ? 1.8e-3 : 2e-6 / static_cast<double>(l);
     const double slow = l == 0 ? 1.0 : 0.02 / static_cast<double>(l);
-    timings.levels.push_back({m.levels()[l].name, 2, latency, 2,
+    timings.levels.push_back({m.levels()[l].name,
+                              2,
+                              latency,
+                              2,
                               {{1024, latency + 1e-5 * slow}, {1 << 20, 1.25e-2 * slow}}});
   }
   return timings;
@@ -600,10 +603,10 @@ TEST(PlanSearch, AMachineFileIsExactOverLevelGrids) {
           p.layout = hcart::PlanLayout::LevelGrid;
           p.level_factors = chain;
           EXPECT_LE(best, predicted(p) * (1 + 1e-12))
-              << text << " mesh " << mc.mesh.global_size[0] << "x" << mc.mesh.global_size[1]
-              << "x" << mc.mesh.global_size[2] << ": the level grid " << d[0] << "x" << d[1]
-              << "x" << d[2] << " is faster than the chosen " << chosen.dims[0] << "x"
-              << chosen.dims[1] << "x" << chosen.dims[2];
+              << text << " mesh " << mc.mesh.global_size[0] << "x" << mc.mesh.global_size[1] << "x"
+              << mc.mesh.global_size[2] << ": the level grid " << d[0] << "x" << d[1] << "x" << d[2]
+              << " is faster than the chosen " << chosen.dims[0] << "x" << chosen.dims[1] << "x"
+              << chosen.dims[2];
           ++compared;
         }
       }

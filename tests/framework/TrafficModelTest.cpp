@@ -1,11 +1,11 @@
 // The traffic model against a direct count: every halo cell of every rank is looked up
 // in the owner's block, cell by cell, and the messages are the distinct (sender, receiver,
 // side) triples that deliver them. Nothing here uses halo_messages().
+#include "mapping/UnitLoads.hpp"
+
 #include <hcart/core/Error.hpp>
 #include <hcart/mapping/Plan.hpp>
 #include <hcart/mapping/TrafficModel.hpp>
-
-#include "mapping/UnitLoads.hpp"
 
 #include <gtest/gtest.h>
 
@@ -187,10 +187,10 @@ void level_chains(const Machine& machine, std::size_t level, std::vector<std::in
 // prefixes (what the search by time asks, level by level) the same as the whole chain's.
 TEST(TrafficModel, LevelGridMessagesInClosedFormMatchTheCount) {
   int compared = 0;
-  for (const char* text : {"node:4 core:2", "node:3 core:4", "node:2 socket:2 core:3",
-                           "node:4 socket:2 core:2", "node:6 core:2", "node:2 core:8",
-                           "node:8 socket:1 core:3", "node:3 socket:2 core:6", "node:12 core:3",
-                           "node:5 core:6"}) {
+  for (const char* text :
+       {"node:4 core:2", "node:3 core:4", "node:2 socket:2 core:3", "node:4 socket:2 core:2",
+        "node:6 core:2", "node:2 core:8", "node:8 socket:1 core:3", "node:3 socket:2 core:6",
+        "node:12 core:3", "node:5 core:6"}) {
     const Machine machine = Machine::parse(text);
     for (int variant = 0; variant < 6; ++variant) {
       Mesh mesh{{48, 36, 60},
@@ -212,12 +212,13 @@ TEST(TrafficModel, LevelGridMessagesInClosedFormMatchTheCount) {
         plan.layout = hcart::PlanLayout::LevelGrid;
         plan.level_factors = c;
         const hcart::Traffic t = hcart::traffic_model(plan, machine, mesh, options);
-        const std::vector<std::int64_t> closed = hcart::impl::level_grid_messages(problem, plan.dims, c);
+        const std::vector<std::int64_t> closed =
+            hcart::impl::level_grid_messages(problem, plan.dims, c);
         ASSERT_EQ(closed.size(), machine.levels().size());
         for (std::size_t l = 0; l < closed.size(); ++l) {
           EXPECT_EQ(closed[l], t.levels[l].max_rank_messages)
-              << text << " variant " << variant << " dims " << plan.dims[0] << "x"
-              << plan.dims[1] << "x" << plan.dims[2] << " level " << l;
+              << text << " variant " << variant << " dims " << plan.dims[0] << "x" << plan.dims[1]
+              << "x" << plan.dims[2] << " level " << l;
         }
         // The search calls it level by level: entry l of a prefix is entry l of the chain.
         for (std::size_t p = 1; p < c.size(); ++p) {

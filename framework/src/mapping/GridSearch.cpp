@@ -11,9 +11,8 @@
 #include "mapping/FactorSearch.hpp"
 #include "mapping/PlanSearch.hpp"
 
-#include <hcart/mapping/TimeModel.hpp>
-
 #include <hcart/core/Error.hpp>
+#include <hcart/mapping/TimeModel.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -265,8 +264,7 @@ void time_level_grids(const SearchContext& context, const MachineTimings& timing
     cost.name = context.level_names[l];
     const std::int64_t messages = level_grid_messages(problem, d, chain)[l];
     return level_seconds({cost.name, static_cast<std::int64_t>(std::llround(cost.busiest)),
-                          messages, static_cast<std::int64_t>(std::llround(cost.total)),
-                          units[l]},
+                          messages, static_cast<std::int64_t>(std::llround(cost.total)), units[l]},
                          timings);
   };
 

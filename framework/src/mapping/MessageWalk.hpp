@@ -20,7 +20,9 @@ struct MessageOffset {
 /// A message's size times `factor`: in doubles (the planner's costs) or in 64-bit integers
 /// (the traffic model's exact bytes: a product past 2^63 is an InputError, never a wrapped
 /// count).
-inline void scale(double& size, std::int64_t factor) { size *= static_cast<double>(factor); }
+inline void scale(double& size, std::int64_t factor) {
+  size *= static_cast<double>(factor);
+}
 inline void scale(std::int64_t& size, std::int64_t factor) {
   if (__builtin_mul_overflow(size, factor, &size))
     throw InputError("hcart::traffic_model: the halo traffic exceeds 2^63 bytes; the mesh is too "
@@ -29,8 +31,8 @@ inline void scale(std::int64_t& size, std::int64_t factor) {
 
 /// \brief For the process at `coords` of a `dims` grid: calls visit(k, neighbour, size) for
 /// every offsets[k] whose receiver exists, in the order of `offsets` (MessageOffsets, or
-/// anything with their `crossed` and `plus`: the planner's LoadProblem::Term). `neighbour` (scratch of
-/// dims.size()) holds the receiver's coordinates, wrapped where periodic[i] (empty: none);
+/// anything with their `crossed` and `plus`: the planner's LoadProblem::Term). `neighbour` (scratch
+/// of dims.size()) holds the receiver's coordinates, wrapped where periodic[i] (empty: none);
 /// `size` is start(k) (the offset's bytes or cost per cell of its face: a double or a 64-bit
 /// integer) times extent(i, coords[i]), the process's block extent, in each direction the
 /// offset does not cross, multiplied in direction order.

@@ -111,30 +111,29 @@ std::vector<LevelCost> runs_cost(const SearchContext& context,
       c[axes[k]] = lo[axes[k]] + rest % extent_of_box[axes[k]];
       rest /= extent_of_box[axes[k]];
     }
-    for_each_message(
-        dims, problem.periodic, c.data(), problem.terms, weight, extent, nb.data(),
-        [&](std::size_t, const std::int64_t* to_coords, double cost) {
-          bool inside = true;
-          for (int i = 0; i < D; ++i)
-            inside = inside && to_coords[i] >= lo[i] && to_coords[i] < hi[i];
-          if (!inside) {
-            node_sent[owner[q]] += cost;
-            return;
-          }
-          std::int64_t to = 0;
-          for (int k = 0; k < D; ++k)
-            to = to * extent_of_box[axes[k]] + (to_coords[axes[k]] - lo[axes[k]]);
-          if (to == q) return; // itself (a periodic direction of one rank)
-          if (owner[to] != owner[q]) {
-            node_sent[owner[q]] += cost;
-            return;
-          }
-          if (!inner_levels) return;
-          int level = 1;
-          while (level < L && inner(q, level) == inner(to, level))
-            ++level;
-          if (level < L) sent[level][unit_of(q, level)] += cost;
-        });
+    for_each_message(dims, problem.periodic, c.data(), problem.terms, weight, extent, nb.data(),
+                     [&](std::size_t, const std::int64_t* to_coords, double cost) {
+                       bool inside = true;
+                       for (int i = 0; i < D; ++i)
+                         inside = inside && to_coords[i] >= lo[i] && to_coords[i] < hi[i];
+                       if (!inside) {
+                         node_sent[owner[q]] += cost;
+                         return;
+                       }
+                       std::int64_t to = 0;
+                       for (int k = 0; k < D; ++k)
+                         to = to * extent_of_box[axes[k]] + (to_coords[axes[k]] - lo[axes[k]]);
+                       if (to == q) return; // itself (a periodic direction of one rank)
+                       if (owner[to] != owner[q]) {
+                         node_sent[owner[q]] += cost;
+                         return;
+                       }
+                       if (!inner_levels) return;
+                       int level = 1;
+                       while (level < L && inner(q, level) == inner(to, level))
+                         ++level;
+                       if (level < L) sent[level][unit_of(q, level)] += cost;
+                     });
   }
   std::vector<LevelCost> costs;
   for (int l = 0; l < L; ++l) {

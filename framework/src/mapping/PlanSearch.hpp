@@ -159,10 +159,10 @@ void time_level_grids(const SearchContext& context, const MachineTimings& timing
 /// counted in `stats`). With `each`, every grid's own best is passed to it (another chooser,
 /// the predicted time, compares them), none pruned by another grid's cost; the search stops
 /// at the first grid for whose lower bound of the busiest node `hopeless` is true.
-std::optional<Candidate>
-search_node_regions(const SearchContext& context, const Candidate* incumbent, SearchStats& stats,
-                    const std::function<void(const Candidate&)>& each = {},
-                    const std::function<bool(double)>& hopeless = {});
+std::optional<Candidate> search_node_regions(const SearchContext& context,
+                                             const Candidate* incumbent, SearchStats& stats,
+                                             const std::function<void(const Candidate&)>& each = {},
+                                             const std::function<bool(double)>& hopeless = {});
 
 /// Row-major runs on `dims` (PlanLayout::RowMajorRuns), its cost counted rank by rank.
 Candidate runs_candidate(const SearchContext& context, const std::vector<std::int64_t>& dims);

@@ -106,18 +106,18 @@ Candidate runs_candidate(const SearchContext& context, const std::vector<std::in
       c[i] = rest % dims[i];
       rest /= dims[i];
     }
-    for_each_message(
-        dims, context.problem.periodic, c.data(), context.problem.terms, weight, extent, nb.data(),
-        [&](std::size_t, const std::int64_t* to_coords, double cost) {
-          std::int64_t to = 0;
-          for (int i = 0; i < D; ++i)
-            to = to * dims[i] + to_coords[i];
-          context.block_units.units(to, unit_to.data());
-          int level = 0;
-          while (level < L && unit_r[level] == unit_to[level])
-            ++level;
-          if (level < L) sent[level][unit_r[level]] += cost;
-        });
+    for_each_message(dims, context.problem.periodic, c.data(), context.problem.terms, weight,
+                     extent, nb.data(),
+                     [&](std::size_t, const std::int64_t* to_coords, double cost) {
+                       std::int64_t to = 0;
+                       for (int i = 0; i < D; ++i)
+                         to = to * dims[i] + to_coords[i];
+                       context.block_units.units(to, unit_to.data());
+                       int level = 0;
+                       while (level < L && unit_r[level] == unit_to[level])
+                         ++level;
+                       if (level < L) sent[level][unit_r[level]] += cost;
+                     });
   }
   Candidate candidate;
   candidate.layout = PlanLayout::RowMajorRuns;

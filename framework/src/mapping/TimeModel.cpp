@@ -127,8 +127,8 @@ double level_seconds(const LevelLoad& load, const MachineTimings& timings) {
   HCART_REQUIRE(level != nullptr, "hcart::TimeModel: no figures for level '"
                                       << load.name << "' (the machine file was measured on "
                                       << timings.machine << ")");
-  const std::int64_t extra =
-      std::max<std::int64_t>(0, load.max_rank_messages - static_cast<std::int64_t>(level->messages));
+  const std::int64_t extra = std::max<std::int64_t>(
+      0, load.max_rank_messages - static_cast<std::int64_t>(level->messages));
   // The busiest unit's link, and the level's units together at their mean load.
   double bytes_bound = level->exchange_seconds(load.max_unit_bytes);
   if (!level->pair.empty() && load.units > 0 && load.total_bytes > 0) {

@@ -1,9 +1,9 @@
+#include "mapping/MessageWalk.hpp"
+
 #include <hcart/core/Error.hpp>
 #include <hcart/mapping/Blocks.hpp>
 #include <hcart/mapping/Plan.hpp>
 #include <hcart/mapping/TrafficModel.hpp>
-
-#include "mapping/MessageWalk.hpp"
 
 #include <algorithm>
 
@@ -66,7 +66,8 @@ void for_each_halo_message(const std::int64_t* coords, const std::vector<std::in
   };
   impl::for_each_message(
       dims, mesh.periodic, coords, offsets, [&](std::size_t k) { return unit[k]; }, extent,
-      neighbour.data(), [&](std::size_t k, const std::int64_t* to, std::int64_t bytes) {
+      neighbour.data(),
+      [&](std::size_t k, const std::int64_t* to, std::int64_t bytes) {
         std::int64_t rank = 0;
         for (std::size_t i = 0; i < dims.size(); ++i)
           rank = rank * dims[i] + to[i];

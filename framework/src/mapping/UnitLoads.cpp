@@ -331,9 +331,8 @@ level_grid_messages(const LoadProblem& problem, const std::vector<std::int64_t>&
   std::vector<std::int64_t> most(L, 0), count(L + 1);
   // Faces alone: a rank's count at a level is a sum over the directions of what its
   // coordinate in each sends, so the most is the sum of each direction's most.
-  const bool faces = std::all_of(problem.terms.begin(), problem.terms.end(), [](const auto& t) {
-    return (t.crossed & (t.crossed - 1)) == 0;
-  });
+  const bool faces = std::all_of(problem.terms.begin(), problem.terms.end(),
+                                 [](const auto& t) { return (t.crossed & (t.crossed - 1)) == 0; });
   if (faces) {
     for (int i = 0; i < D; ++i) {
       std::vector<std::int64_t> direction(L, 0);

@@ -127,7 +127,6 @@ private:
   int m_extent[3] = {0, 0, 0};
 };
 
-
 /// \brief A field with components (ComponentField) as a kernel reads it: (c, i, j, k), or
 /// one linear offset of a cell for all components, `a(c, cell)`; component(c) is the
 /// FieldAccessor of one component. Bounds-checked in builds without NDEBUG.

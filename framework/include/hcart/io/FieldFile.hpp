@@ -66,7 +66,8 @@ struct NamedField {
   NamedField(std::string name, const F& field)
       : name(std::move(name)),
         components(FieldTraits<F>::has_components ? FieldTraits<F>::components(field) : 0),
-        require_fits([field](const Grid& grid, const char* who) { grid.require_fits(field, who); }) {
+        require_fits(
+            [field](const Grid& grid, const char* who) { grid.require_fits(field, who); }) {
     static_assert(std::is_same_v<typename FieldTraits<F>::value_type, double>,
                   "hcart::NamedField: field files hold fields of double");
     for (int c = 0; c < FieldTraits<F>::components(field); ++c)

@@ -79,9 +79,9 @@ void restrict_cells(const GridHierarchy& levels, int level, const View& fine, co
   const impl::Values<const T> source = from;
   const int components = static_cast<int>(to.extent(0));
   if (map.vertex && map.ratio[0] == 2 && map.ratio[1] == 2 && map.ratio[2] == 2) {
-    for_each_cell("hcart_restrict", box,
-                  impl::RestrictVertices<T, true>{impl::strided(source), impl::strided(to),
-                                                  components, map});
+    for_each_cell(
+        "hcart_restrict", box,
+        impl::RestrictVertices<T, true>{impl::strided(source), impl::strided(to), components, map});
   } else if (map.vertex) {
     for_each_cell("hcart_restrict", box,
                   impl::RestrictVertices<T, false>{impl::strided(source), impl::strided(to),
@@ -118,8 +118,13 @@ void prolong_cells(const GridHierarchy& levels, int level, const View& coarse, c
   const impl::Values<const T> source = from;
   const impl::Values<T> to = impl::values_of(fine);
   const Box box = levels.grid(level - 1).owned_box();
-  const impl::Prolong<T> prolong{impl::strided(source), impl::strided(to),
-                                 static_cast<int>(to.extent(0)), map, add, box.lo[2], box.hi[2]};
+  const impl::Prolong<T> prolong{impl::strided(source),
+                                 impl::strided(to),
+                                 static_cast<int>(to.extent(0)),
+                                 map,
+                                 add,
+                                 box.lo[2],
+                                 box.hi[2]};
   if constexpr (host_execution) {
     // A row per work item: the operands of i and j once a row (as a plain loop has them).
     impl::for_each_whole_row("hcart_prolong", box, prolong);
