@@ -138,13 +138,12 @@ std::string plan_svg(const PlanRequest& request, const std::vector<PlanOutcome>&
     }
     // The boundaries between neighbours of different units, and the panel's frame.
     const auto edge = [&](std::int64_t q, std::int64_t r, int x1, int y1, int x2, int y2) {
-      if (placed.node[q] != placed.node[r]) {
-        svg << "<line class=\"node-edge\" x1=\"" << x1 << "\" y1=\"" << y1 << "\" x2=\"" << x2
-            << "\" y2=\"" << y2 << "\" stroke=\"black\" stroke-width=\"2\"/>\n";
-      } else if (placed.inner[q] != placed.inner[r]) {
-        svg << "<line class=\"unit-edge\" x1=\"" << x1 << "\" y1=\"" << y1 << "\" x2=\"" << x2
-            << "\" y2=\"" << y2 << "\" stroke=\"#555\" stroke-width=\"0.75\"/>\n";
-      }
+      const bool node = placed.node[q] != placed.node[r];
+      if (!node && placed.inner[q] == placed.inner[r]) return;
+      svg << "<line class=\"" << (node ? "node-edge" : "unit-edge") << "\" x1=\"" << x1
+          << "\" y1=\"" << y1 << "\" x2=\"" << x2 << "\" y2=\"" << y2 << "\" stroke=\""
+          << (node ? "black" : "#555") << "\" stroke-width=\"" << (node ? "2" : "0.75")
+          << "\"/>\n";
     };
     for (std::int64_t i = 0; i < rows; ++i) {
       for (std::int64_t j = 0; j < cols; ++j) {
