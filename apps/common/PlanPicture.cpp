@@ -142,8 +142,7 @@ std::string plan_svg(const PlanRequest& request, const std::vector<PlanOutcome>&
       if (!node && placed.inner[q] == placed.inner[r]) return;
       svg << "<line class=\"" << (node ? "node-edge" : "unit-edge") << "\" x1=\"" << x1
           << "\" y1=\"" << y1 << "\" x2=\"" << x2 << "\" y2=\"" << y2 << "\" stroke=\""
-          << (node ? "black" : "#555") << "\" stroke-width=\"" << (node ? "2" : "0.75")
-          << "\"/>\n";
+          << (node ? "black" : "#555") << "\" stroke-width=\"" << (node ? "2" : "0.75") << "\"/>\n";
     };
     for (std::int64_t i = 0; i < rows; ++i) {
       for (std::int64_t j = 0; j < cols; ++j) {
