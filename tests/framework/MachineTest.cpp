@@ -242,3 +242,85 @@ TEST(Machine, AMillionRanksKeepKindsNotRanks) {
   EXPECT_EQ(m.unit_indices(999999), (Factors{7812, 0, 63})); // the last node's 64th rank
   EXPECT_EQ(m.block_number(999999), 999999);
 }
+
+// Levels above the node: "switch:2 node:4 core:2", counts or lists; every rank's indices
+// worked out by hand from the tree and the launcher's rule (block: fill node after node;
+// round-robin: rank r on node r mod N, nodes numbered switch by switch).
+TEST(Machine, NetworkLevelsAboveTheNode) {
+  const Machine even = Machine::parse("switch:2 node:2 core:2");
+  EXPECT_TRUE(even.even());
+  EXPECT_EQ(even.node_level(), 1);
+  EXPECT_EQ(even.unit_indices(5), (Factors{1, 0, 1}));
+  const Machine rr = Machine::parse("switch:2 node:2 core:2", Placement::RoundRobin);
+  EXPECT_TRUE(rr.even());
+  EXPECT_EQ(rr.to_string(), "switch:2 node:2 core:2");
+  for (std::int64_t r = 0; r < 8; ++r) {
+    const std::int64_t node = r % 4; // global node, 2 per switch
+    EXPECT_EQ(rr.unit_indices(r), (Factors{node / 2, node % 2, r / 4})) << r;
+  }
+  // Listed switches, uneven nodes, two network levels.
+  const Machine listed = Machine::parse("switch:[3,2] node:[4,4,2,4,4] core:4");
+  EXPECT_FALSE(listed.even());
+  EXPECT_EQ(listed.node_level(), 1);
+  EXPECT_EQ(listed.ranks(), 18);
+  EXPECT_EQ(listed.levels()[1].size, 3);
+  EXPECT_EQ(listed.to_string(), "switch:[3,2] node:[4x2,2,4x2] core:4");
+  EXPECT_EQ(listed.unit_indices(9), (Factors{0, 2, 1}));  // node 2 holds ranks 8, 9
+  EXPECT_EQ(listed.unit_indices(10), (Factors{1, 0, 0})); // node 3: switch 1's first
+  const Machine shared = Machine::parse("switch:2 node:[4,4,2,2] core:4");
+  EXPECT_EQ(shared.unit_indices(9), (Factors{1, 0, 1}));
+  const Machine deep = Machine::parse("group:2 switch:[2,1,1,1] node:[2x5] core:2");
+  EXPECT_EQ(deep.node_level(), 2);
+  EXPECT_EQ(deep.levels()[1].size, 2);
+  EXPECT_EQ(deep.unit_indices(5), (Factors{0, 1, 0, 1}));
+  EXPECT_EQ(deep.unit_indices(8), (Factors{1, 1, 0, 0}));
+  for (const Machine* m : {&even, &listed, &shared, &deep}) {
+    const Machine again = Machine::parse(m->to_string());
+    for (std::int64_t r = 0; r < m->ranks(); ++r) {
+      EXPECT_EQ(again.unit_indices(r), m->unit_indices(r)) << m->to_string() << " rank " << r;
+      EXPECT_EQ(m->rank_of_block(m->block_number(r)), r);
+    }
+  }
+  for (const auto& [bad, what] : std::vector<std::pair<std::string, std::string>>{
+           {"switch:2 core:2", "need a node level after them"},
+           {"node:2 switch:2 core:2", "after 'node'"},
+           {"switch:[3,2] node:8 core:2", "list its units too, e.g. node:[8x5]"},
+           {"switch:2 node:[4,4,2] core:4", "do not share evenly among the 2"},
+           {"switch:[3,2] node:[2x4] core:2", "lists 4 units, but the units of 'switch' hold 5"},
+           {"switch:2 node:2 core:[2,1]", "only the network's levels and the node may"}}) {
+    try {
+      Machine::parse(bad);
+      ADD_FAILURE() << bad << " parsed";
+    } catch (const hcart::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+      EXPECT_EQ(std::string(e.what()).rfind("machine '" + bad + "': ", 0), 0u) << e.what();
+    }
+  }
+}
+
+// with_network: any node numbering, a unit's nodes need not be consecutive; the launch order
+// stays node runs only when they are.
+TEST(Machine, WithNetworkRenumbersNodesByTheirUnits) {
+  const Machine nodes = Machine::parse("node:[2,4,2,4] core:4");
+  // Switch 7 holds nodes 1 and 3, switch 3 nodes 0 and 2: switch 3 is unit 0 (node 0).
+  const Machine m = nodes.with_network({"switch"}, {{3}, {7}, {3}, {7}});
+  EXPECT_EQ(m.launch_order(), hcart::LaunchOrder::Table);
+  EXPECT_EQ(m.to_string(), "switch:2 node:[2x2,4x2] core:4");
+  const Factors node_switch{0, 1, 0, 1}, node_index{0, 0, 1, 1};
+  for (std::int64_t r = 0; r < nodes.ranks(); ++r) {
+    const auto inner = nodes.unit_indices(r);
+    EXPECT_EQ(m.unit_indices(r), (Factors{node_switch[inner[0]], node_index[inner[0]], inner[1]}))
+        << r;
+  }
+  const Machine runs = nodes.with_network({"switch"}, {{0}, {0}, {1}, {1}});
+  EXPECT_EQ(runs.launch_order(), hcart::LaunchOrder::NodeRuns);
+  EXPECT_EQ(runs.kind_count(), 1);
+  EXPECT_THROW(nodes.with_network({"switch"}, {{0}, {0}, {1}}), hcart::InputError);
+  EXPECT_THROW(nodes.with_network({"node"}, {{0}, {0}, {1}, {1}}), hcart::InputError);
+  try {
+    nodes.with_network({"group", "switch"}, {{0, 5}, {1, 5}, {1, 6}, {1, 6}});
+    ADD_FAILURE() << "units that do not nest";
+  } catch (const hcart::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("must nest"), std::string::npos) << e.what();
+  }
+}

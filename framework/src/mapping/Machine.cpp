@@ -1,3 +1,5 @@
+#include "mapping/MachineNetwork.hpp"
+
 #include <hcart/core/Error.hpp>
 #include <hcart/mapping/Factorize.hpp>
 #include <hcart/mapping/Machine.hpp>
@@ -34,6 +36,13 @@ void check_names(const std::vector<MachineLevel>& levels) {
   }
 }
 
+// The level named "node", else 0.
+int node_level_of(const std::vector<MachineLevel>& levels) {
+  for (std::size_t l = 0; l < levels.size(); ++l)
+    if (levels[l].name == "node") return static_cast<int>(l);
+  return 0;
+}
+
 // The product of the level sizes, or `limit` + 1 when it exceeds `limit`.
 std::int64_t product_up_to(const std::vector<MachineLevel>& levels, std::int64_t limit) {
   std::int64_t product = 1;
@@ -58,6 +67,7 @@ Machine::Machine(std::vector<MachineLevel> levels, Placement placement)
     : m_levels(std::move(levels)), m_placement(placement),
       m_order(placement == Placement::Block ? LaunchOrder::NodeRuns : LaunchOrder::RoundRobin) {
   check_names(m_levels);
+  m_node_level = node_level_of(m_levels);
   m_ranks = product_up_to(m_levels, max_factorize_n);
   HCART_REQUIRE(m_ranks <= max_factorize_n,
                 "hcart::Machine: more than " << max_factorize_n << " ranks in total");
@@ -124,6 +134,7 @@ Machine::Machine(std::vector<MachineLevel> levels, std::vector<std::vector<int>>
                  std::string source)
     : m_levels(std::move(levels)), m_source(std::move(source)), m_node_kind(std::move(node_kind)) {
   check_names(m_levels);
+  m_node_level = node_level_of(m_levels);
   const std::size_t depth = m_levels.size();
   HCART_REQUIRE(!kinds.empty(), "hcart::Machine: no kinds of node");
   HCART_REQUIRE(static_cast<std::int64_t>(m_node_kind.size()) == m_levels[0].size,
@@ -371,7 +382,7 @@ std::vector<std::int64_t> parse_unit_ranks(const std::string& text, const std::s
 
 Machine Machine::parse(const std::string& text, Placement placement) {
   std::vector<MachineLevel> levels;
-  std::vector<std::int64_t> unit_ranks; // the first level's list, when it has one
+  std::vector<std::vector<std::int64_t>> lists; // a level's list of its units' contents
   std::string token;
   int bracket = 0;
   auto flush = [&]() {
@@ -387,13 +398,10 @@ Machine Machine::parse(const std::string& text, Placement placement) {
                                 << "' may hold letters, digits, '_' and '-' only");
     }
     if (count.front() == '[') {
-      HCART_REQUIRE(levels.empty(), "machine '"
-                                        << text << "': level '" << name
-                                        << "' lists its units' ranks; only the first (coarsest) "
-                                           "level may, e.g. \"node:[4,4,2] core:4\"");
-      unit_ranks = parse_unit_ranks(text, count, name);
-      levels.push_back({name, static_cast<std::int64_t>(unit_ranks.size())});
+      lists.push_back(parse_unit_ranks(text, count, name));
+      levels.push_back({name, static_cast<std::int64_t>(lists.back().size())});
     } else {
+      lists.emplace_back();
       levels.push_back({name, parse_count(text, count, name)});
     }
     token.clear();
@@ -410,33 +418,56 @@ Machine Machine::parse(const std::string& text, Placement placement) {
   HCART_REQUIRE(!levels.empty(),
                 "machine '" << text << "': no levels, expected e.g. \"node:4 socket:2 core:6\"");
   // The levels hcart knows, coarse to fine: a machine names a subset of them in this order
-  // (a misspelt or misordered level would silently put cores outside their nodes).
-  const char* const known[] = {"node", "socket", "numa", "l3", "core", "rank"};
+  // (a misspelt or misordered level would silently put cores outside their nodes). The
+  // network's levels come before the node.
+  const char* const known[] = {"group", "switch", "node", "socket", "numa", "l3", "core", "rank"};
+  constexpr int node_depth = 2;
   const auto depth_of = [&](const std::string& name) {
-    for (int i = 0; i < 6; ++i) {
+    for (int i = 0; i < 8; ++i) {
       if (name == known[i]) return i;
     }
     return -1;
   };
-  int previous = -1;
+  int previous = -1, network = 0;
   for (const auto& level : levels) {
     const int depth = depth_of(level.name);
     HCART_REQUIRE(depth >= 0, "machine '" << text << "': unknown level '" << level.name
-                                          << "', expected node, socket, numa, l3, core or rank");
+                                          << "', expected group, switch, node, socket, numa, l3, "
+                                             "core or rank");
     HCART_REQUIRE(depth >= previous, "machine '" << text << "': level '" << level.name
                                                  << "' after '" << known[previous]
-                                                 << "'; levels go from coarse to fine: node, "
-                                                    "socket, numa, l3, core, rank");
+                                                 << "'; levels go from coarse to fine: group, "
+                                                    "switch, node, socket, numa, l3, core, rank");
     previous = depth;
+    network += depth < node_depth ? 1 : 0;
   }
+  // Lists: the node level's (its nodes' ranks) and the network's (their units' units); without
+  // a network, the first level's as before ("socket:[4,2] core:2" is a machine of two nodes).
+  const int last_listing = network > 0 ? network : 0;
+  for (std::size_t l = 0; l < levels.size(); ++l) {
+    HCART_REQUIRE(lists[l].empty() || static_cast<int>(l) <= last_listing,
+                  "machine '" << text << "': level '" << levels[l].name
+                              << "' lists its units; only "
+                              << (network > 0 ? "the network's levels and the node"
+                                              : "the first (coarsest) level")
+                              << " may, e.g. \"node:[4,4,2] core:4\"");
+  }
+  HCART_REQUIRE(network == 0 || (static_cast<int>(levels.size()) > network &&
+                                 levels[network].name == "node"),
+                "machine '" << text << "': levels above the node ('" << levels[0].name
+                            << "') need a node level after them, e.g. \"switch:2 node:4 "
+                               "core:8\"");
   try {
-    if (!unit_ranks.empty()) {
+    if (network > 0) return impl::network_machine(text, levels, lists, network, placement);
+    if (!lists[0].empty()) {
       const std::vector<MachineLevel> inner(levels.begin() + 1, levels.end());
-      return with_node_ranks(unit_ranks, inner, placement, levels[0].name);
+      return with_node_ranks(lists[0], inner, placement, levels[0].name);
     }
     return Machine(std::move(levels), placement);
   } catch (const InputError& e) {
-    throw InputError("machine '" + text + "': " + e.what());
+    const std::string what = e.what();
+    if (what.rfind("machine '", 0) == 0) throw;
+    throw InputError("machine '" + text + "': " + what);
   }
 }
 
@@ -624,6 +655,7 @@ std::int64_t Machine::node_first_block(std::int64_t node) const {
 }
 
 std::string Machine::to_string() const {
+  if (!m_description.empty()) return m_description;
   std::string s;
   for (std::size_t l = 0; l < m_levels.size(); ++l) {
     s += (s.empty() ? "" : " ") + m_levels[l].name + ":";
@@ -633,17 +665,7 @@ std::string Machine::to_string() const {
       s += std::to_string(m_levels[l].size);
       continue;
     }
-    // Runs of equal node sizes: "[4x2,2]".
-    s += "[";
-    for (std::size_t u = 0; u < ranks.size();) {
-      std::size_t v = u;
-      while (v < ranks.size() && ranks[v] == ranks[u])
-        ++v;
-      s += (u ? "," : "") + std::to_string(ranks[u]) +
-           (v - u > 1 ? "x" + std::to_string(v - u) : std::string());
-      u = v;
-    }
-    s += "]";
+    s += impl::list_text(ranks); // runs of equal node sizes: "[4x2,2]"
   }
   return s;
 }

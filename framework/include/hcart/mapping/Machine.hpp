@@ -19,6 +19,16 @@
 //   auto u = hcart::Machine::parse("node:[4,4,2] socket:2 core:2");
 //   u.even();            // false; u.node_ranks() is {4, 4, 2}; u.unit_indices(9) {2, 0, 1}
 //
+// Levels above the node (the network: leaf switches of a fat tree, dragonfly groups) are
+// levels like any other, coarser than the node: "switch:2 node:4 core:8" is 2 switches of 4
+// nodes. Level 0 is then a switch, and what this class calls a node (kinds of node, the
+// launch order, node_ranks()) is a unit of level 0; node_level() says which level holds the
+// nodes. with_network() puts a network above a machine's nodes (from Slurm's per-task
+// addresses or a topology file, topology/Network.hpp).
+//
+//   auto s = hcart::Machine::parse("switch:[3,2] node:[8x5] core:8");
+//   s.node_level();       // 1; s.unit_indices(30) {1, 0, 6}: switch 1, its node 0, core 6
+//
 // Pure C++: no MPI or hwloc.
 #pragma once
 
@@ -98,14 +108,33 @@ public:
                                  const std::string& node_level = "node");
 
   /// \brief Parses "name:count name:count ..." (coarse first; separated by spaces or
-  /// commas), e.g. "node:4 socket:2 core:6". The first level may list its units' ranks
-  /// instead, "node:[4,4,2] core:4" (an uneven machine, with_node_ranks), with "AxN" for N
-  /// nodes of A ranks: "node:[16x3,8] socket:2 core:8". \throws hcart::InputError naming the
-  /// text.
+  /// commas), e.g. "node:4 socket:2 core:6"; a count is the units inside each unit of the
+  /// level before. The node level may list its units' ranks instead, "node:[4,4,2] core:4"
+  /// (an uneven machine, with_node_ranks), with "AxN" for N nodes of A ranks:
+  /// "node:[16x3,8] socket:2 core:8". Levels above the node ("group", "switch") come first;
+  /// one may list the units of the next level each of its units holds,
+  /// "switch:[3,2] node:[8x5] core:8" (a level after a listed one lists its units too; a
+  /// node list under counted switches is shared among them evenly, "switch:2
+  /// node:[8,8,8,4]"). \throws hcart::InputError naming the text.
   static Machine parse(const std::string& text, Placement placement = Placement::Block);
 
   /// \brief One level, "core:P": a plain factorization of P ranks.
   static Machine flat(std::int64_t ranks);
+
+  /// \brief This machine with network levels above its nodes (its level 0): `names` (coarse
+  /// first) and, for every node u, node_units[u][k], the unit of level k that holds it (any
+  /// distinct non-negative ids). The units must nest (nodes in one unit of level k share
+  /// their unit of level k-1). A unit's index within its parent follows its lowest node;
+  /// the nodes are renumbered by unit (node u keeps its ranks). The launch order is node
+  /// runs when every unit of level 0 holds consecutive world ranks, else a table (at most
+  /// uneven_max_ranks ranks). \throws hcart::InputError for a wrong count of nodes or ids,
+  /// a negative id, units that do not nest, or a name the machine already has.
+  Machine with_network(const std::vector<std::string>& names,
+                       const std::vector<std::vector<std::int64_t>>& node_units) const;
+
+  /// \brief The level that holds the nodes: after the network levels (with_network, or the
+  /// level named "node"), else 0.
+  int node_level() const noexcept { return m_node_level; }
 
   const std::vector<MachineLevel>& levels() const noexcept { return m_levels; }
   int level_count() const noexcept { return static_cast<int>(m_levels.size()); }
@@ -183,6 +212,8 @@ private:
   std::vector<std::int64_t> m_node_first;  ///< kinds: node u's first block number, N + 1
   std::vector<std::int64_t> m_world_block; ///< LaunchOrder::Table: world rank -> block
   std::vector<std::int64_t> m_block_world; ///< LaunchOrder::Table: block -> world rank
+  int m_node_level = 0;
+  std::string m_description; ///< to_string() of a machine with a network (else built)
 };
 
 /// \brief The most ranks a synthetic uneven machine may have.
