@@ -312,6 +312,63 @@ TEST(PlanSearch, WiderRegionSearchIsNeverWorse) {
   EXPECT_GT(better, 0);
 }
 
+// Levels above the node are levels like any other: on machines with switches (and groups)
+// the plan is the optimum of the reference's every level grid, guillotine partition of the
+// switches and row-major runs, the busiest switch first; and no plan made for the nodes
+// alone (the same ranks without the network) sends more from its busiest switch.
+TEST(PlanSearch, SwitchLevelsArePlannedFirst) {
+  const auto cases = mesh_cases();
+  int checked = 0, lighter = 0;
+  for (const char* text : {"switch:2 node:2 core:2", "switch:2 node:2 core:4", "switch:2 node:4 core:2",
+                           "switch:3 node:2 core:4", "switch:2 node:3 core:2",
+                           "switch:4 node:2 socket:2 core:2", "group:2 switch:2 node:2 core:2",
+                           "switch:2 node:4 core:6", "switch:3 node:4 core:4"}) {
+    const Machine m = Machine::parse(text);
+    // The same ranks without the network: one level of all the nodes, then the node's.
+    std::vector<hcart::MachineLevel> flat{{"node", 1}};
+    for (int l = 0; l < m.level_count(); ++l)
+      if (l <= m.node_level())
+        flat[0].size *= m.levels()[l].size;
+      else
+        flat.push_back(m.levels()[l]);
+    const Machine nodes(flat);
+    ASSERT_EQ(nodes.ranks(), m.ranks()) << nodes.to_string();
+    for (const MeshCase& mc : cases) {
+      PlanOptions o;
+      o.traffic.corners = mc.corners;
+      o.region_search_nodes = 8;
+      Plan plan, node_plan;
+      try {
+        plan = hcart::make_plan(mc.mesh, m, o);
+        node_plan = hcart::make_plan(mc.mesh, nodes, o);
+      } catch (const hcart::InputError&) {
+        continue;
+      }
+      const RefProblem p = problem_of(mc.mesh, mc.corners);
+      const Optimum best = brute_force(p, m, {}, 8);
+      EXPECT_EQ(hcart::test::ref_compare(from_plan(plan.cost), best.cost), 0)
+          << text << ": plan " << show(from_plan(plan.cost)) << ", optimum " << show(best.cost);
+      // The node-level plan's placement, its world ranks on the switches.
+      Plan placed = node_plan;
+      placed.measured_cart_rank.resize(m.ranks());
+      for (std::int64_t r = 0; r < m.ranks(); ++r)
+        placed.measured_cart_rank[r] = node_plan.cart_rank_of(r, nodes);
+      const hcart::TrafficOptions t{8, mc.corners};
+      const auto uplinks = [&](const Plan& x) {
+        return hcart::traffic_model(x, m, mc.mesh, t).levels[0].max_unit_bytes;
+      };
+      EXPECT_LE(uplinks(plan), uplinks(placed)) << text << " (" << plan.describe_layout()
+                                                << ") against the node plan ("
+                                                << node_plan.describe_layout() << ")";
+      lighter += uplinks(plan) < uplinks(placed) ? 1 : 0;
+      ++checked;
+    }
+  }
+  std::cout << "switch levels: the busiest switch lighter than the node plan's in " << lighter
+            << " of " << checked << " plans\n";
+  EXPECT_GT(lighter, 0);
+}
+
 // Fixed dims (the manual strategy, and some directions fixed): the best placement for them.
 TEST(PlanSearch, FixedDimsGetTheBestPlacementForThem) {
   const auto cases = mesh_cases();
