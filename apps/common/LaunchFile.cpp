@@ -6,15 +6,31 @@
 
 namespace hcart::apps {
 
+std::vector<LaunchSlot> block_slots(const Machine& machine) {
+  std::vector<LaunchSlot> slots(static_cast<std::size_t>(machine.ranks()));
+  std::vector<std::int64_t> last;
+  std::int64_t node = -1, slot = 0;
+  for (std::int64_t b = 0; b < machine.ranks(); ++b) {
+    auto units = machine.block_units(b);
+    units.resize(static_cast<std::size_t>(machine.node_level()) + 1);
+    if (units != last) {
+      ++node;
+      slot = 0;
+    }
+    last = std::move(units);
+    slots[static_cast<std::size_t>(b)] = {node, slot++};
+  }
+  return slots;
+}
+
 std::vector<LaunchSlot> launch_slots(const Plan& plan, const Machine& machine) {
+  const std::vector<LaunchSlot> of_block = block_slots(machine);
   std::vector<LaunchSlot> slots(static_cast<std::size_t>(machine.ranks()));
   for (std::int64_t r = 0; r < machine.ranks(); ++r) {
     // The code puts world rank r at Cartesian rank r; hcart wants Cartesian rank r on the
     // machine's rank `place`: run r there.
     const std::int64_t place = plan.world_rank_at(r, machine);
-    const std::int64_t block = machine.block_number(place);
-    const std::int64_t node = machine.node_of_block(block);
-    slots[static_cast<std::size_t>(r)] = {node, block - machine.node_first_block(node)};
+    slots[static_cast<std::size_t>(r)] = of_block[machine.block_number(place)];
   }
   return slots;
 }
@@ -43,7 +59,7 @@ std::vector<std::string> parse_hosts(const std::string& text, const Machine& mac
   while (std::getline(in, name, ','))
     hosts.push_back(name);
   if (!text.empty() && text.back() == ',') hosts.push_back("");
-  const std::int64_t nodes = static_cast<std::int64_t>(machine.node_ranks().size());
+  const std::int64_t nodes = machine.ranks() > 0 ? block_slots(machine).back().node + 1 : 0;
   HCART_REQUIRE(static_cast<std::int64_t>(hosts.size()) == nodes,
                 "--hosts '" << text << "': " << hosts.size() << " hosts for a machine of " << nodes
                             << " nodes (" << machine.to_string() << "), expected one per node");

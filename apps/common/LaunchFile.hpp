@@ -23,6 +23,10 @@ struct LaunchSlot {
   std::int64_t slot = 0;
 };
 
+/// \brief Every block number's node and slot: the nodes (units of Machine::node_level(),
+/// below any switches) numbered in block order across the machine.
+std::vector<LaunchSlot> block_slots(const Machine& machine);
+
 /// \brief For every world rank r of a code whose Cartesian rank is r (row-major on
 /// plan.dims, no reordering), the slot hcart's plan gives the coordinates of rank r.
 std::vector<LaunchSlot> launch_slots(const Plan& plan, const Machine& machine);

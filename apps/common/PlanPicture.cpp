@@ -1,5 +1,7 @@
 #include "PlanPicture.hpp"
 
+#include "LaunchFile.hpp"
+
 #include "Text.hpp"
 
 #include <hcart/core/Error.hpp>
@@ -23,10 +25,11 @@ std::string node_colour(std::int64_t node) {
   return s.str();
 }
 
-// Where every process coordinate (row-major) is placed: its world rank, node and the id of
-// its unit one level below the node (its node alone on a one-level machine).
+// Where every process coordinate (row-major) is placed: its world rank, its node (numbered
+// in block order across the whole machine) and its unit indices.
 struct Placement {
-  std::vector<std::int64_t> rank, node, inner;
+  std::vector<std::int64_t> rank, node;
+  std::vector<std::vector<std::int64_t>> units;
 };
 
 // The side of a square: panels about 320 pixels across, squares of 3 to 24.
@@ -36,16 +39,16 @@ int cell_size(std::int64_t rows, std::int64_t cols) {
 
 Placement place(const Plan& plan, const Machine& machine) {
   const std::int64_t P = machine.ranks();
+  const std::vector<LaunchSlot> slots = block_slots(machine);
   Placement p;
   p.rank.assign(P, -1);
   p.node.assign(P, 0);
-  p.inner.assign(P, 0);
+  p.units.resize(P);
   for (std::int64_t r = 0; r < P; ++r) {
     const std::int64_t q = plan.cart_rank_of(r, machine);
-    const auto u = machine.unit_indices(r);
     p.rank[q] = r;
-    p.node[q] = u[0];
-    p.inner[q] = u.size() > 1 ? u[0] * machine.levels()[1].size + u[1] : u[0];
+    p.node[q] = slots[machine.block_number(r)].node;
+    p.units[q] = machine.unit_indices(r);
   }
   return p;
 }
@@ -79,8 +82,10 @@ std::string plan_svg(const PlanRequest& request, const std::vector<PlanOutcome>&
     const int cell = cell_size(rows, cols);
     const int pw = static_cast<int>(cols) * cell, ph = static_cast<int>(rows) * cell;
     std::ostringstream detail;
-    detail << "dims " << join(d, "x") << ", busiest node " << o.traffic.levels[0].max_unit_bytes
-           << " B";
+    detail << "dims " << join(d, "x") << ", busiest";
+    for (int l = 0; l <= request.machine.node_level(); ++l)
+      detail << (l ? ", " : " ") << o.traffic.levels[l].name << " "
+             << o.traffic.levels[l].max_unit_bytes << " B";
     headings.push_back({to_string(o.strategy), detail.str(), column_x});
     int y = margin + title;
     for (std::int64_t k = 0; k < planes; ++k) {
@@ -136,13 +141,19 @@ std::string plan_svg(const PlanRequest& request, const std::vector<PlanOutcome>&
         svg << "\"/>\n";
       }
     }
-    // The boundaries between neighbours of different units, and the panel's frame.
+    // The boundaries between neighbours of different units, and the panel's frame: thicker
+    // the coarser the level they separate (a switch's thicker than a node's); below the node
+    // only the next level's units, thin.
+    const int node_level = request.machine.node_level();
     const auto edge = [&](std::int64_t q, std::int64_t r, int x1, int y1, int x2, int y2) {
-      const bool node = placed.node[q] != placed.node[r];
-      if (!node && placed.inner[q] == placed.inner[r]) return;
-      svg << "<line class=\"" << (node ? "node-edge" : "unit-edge") << "\" x1=\"" << x1
-          << "\" y1=\"" << y1 << "\" x2=\"" << x2 << "\" y2=\"" << y2 << "\" stroke=\""
-          << (node ? "black" : "#555") << "\" stroke-width=\"" << (node ? "2" : "0.75") << "\"/>\n";
+      const int level = separating_level(placed.units[q], placed.units[r]);
+      if (level > node_level + 1 || level >= request.machine.level_count()) return;
+      const bool unit = level > node_level;
+      const std::string name = unit ? "unit" : request.machine.levels()[level].name;
+      const double width = unit ? 0.75 : 2.0 + 1.5 * (node_level - level);
+      svg << "<line class=\"" << name << "-edge\" x1=\"" << x1 << "\" y1=\"" << y1
+          << "\" x2=\"" << x2 << "\" y2=\"" << y2 << "\" stroke=\"" << (unit ? "#555" : "black")
+          << "\" stroke-width=\"" << width << "\"/>\n";
     };
     for (std::int64_t i = 0; i < rows; ++i) {
       for (std::int64_t j = 0; j < cols; ++j) {

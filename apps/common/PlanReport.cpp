@@ -244,6 +244,8 @@ nlohmann::json to_json(const PlanRequest& request, const std::vector<PlanOutcome
     levels.push_back({{"name", level.name}, {"size", level.size}});
   }
   doc["machine"] = {{"levels", levels},
+                    {"node_level", request.machine.node_level()},
+                    {"description", request.machine.to_string()},
                     {"placement", to_string(request.machine.placement())},
                     {"source", request.machine.source()},
                     {"ranks", request.machine.ranks()}};

@@ -2,8 +2,9 @@
 """hcart-plan --draw against the plan's own traffic (--json, the same run): in every
 strategy's panels each world rank is drawn once at coordinates inside the dims, a rank sits
 on the same node in every strategy (the machine's numbering, not the plan's), and on a 2-D
-mesh without periodic directions the thick node boundaries drawn, counted twice (a message
-each way), equal the node-crossing face messages of the traffic model.
+mesh without periodic directions the thick boundaries drawn of each level down to the node
+(switch, node), counted twice (a message each way), equal the face messages that first
+cross at that level in the traffic model.
 
   check_plan_picture.py <hcart-plan> <work directory>
 """
@@ -23,6 +24,7 @@ def check(tool, work, mesh, machine, extra=()):
                           picture, *extra], check=True, capture_output=True, text=True)
     plans = {p["strategy"]: p for p in json.loads(out.stdout)["plans"] if p["feasible"]}
     ranks = json.loads(out.stdout)["machine"]["ranks"]
+    node_level = json.loads(out.stdout)["machine"]["node_level"]
     root = ET.parse(picture).getroot()
     node_of = {}      # world rank -> node, the same in every strategy
     seen = {}         # strategy -> the ranks drawn in all its planes
@@ -45,12 +47,14 @@ def check(tool, work, mesh, machine, extra=()):
             drawn.add(rank)
             assert node_of.setdefault(rank, node) == node, f"{strategy}: rank {rank} moved node"
         if len(dims) <= 2:
-            # One panel: twice its node boundaries are the node-crossing face messages.
-            edges = [e for e in group.iter(SVG + "line") if e.get("class") == "node-edge"]
-            node_messages = plan["traffic"]["levels"][0]["messages"]
-            assert 2 * len(edges) == node_messages, (
-                f"{strategy} on {machine}: {len(edges)} node boundaries drawn, the traffic "
-                f"model counts {node_messages} node messages")
+            # One panel: twice its boundaries of a level (a switch's, a node's) are the
+            # face messages that first cross there.
+            for level in plan["traffic"]["levels"][:node_level + 1]:
+                edges = [e for e in group.iter(SVG + "line")
+                         if e.get("class") == level["name"] + "-edge"]
+                assert 2 * len(edges) == level["messages"], (
+                    f"{strategy} on {machine}: {len(edges)} {level['name']} boundaries drawn, "
+                    f"the traffic model counts {level['messages']} such messages")
     assert set(seen) == set(plans), (sorted(seen), sorted(plans))
     for strategy, drawn in seen.items():
         assert drawn == set(range(ranks)), f"{strategy}: {len(drawn)} ranks drawn of {ranks}"
@@ -64,6 +68,9 @@ def main():
     n += check(tool, work, "96", "node:3 core:4")
     n += check(tool, work, "24,24,12", "node:4 core:2")      # 3-D: one panel per plane
     n += check(tool, work, "12,12,36", "node:3 core:4")      # 3-D, several planes
+    n += check(tool, work, "64,48", "switch:2 node:2 core:4")  # a switch level above
+    n += check(tool, work, "60,40", "switch:[2,1] node:[4,4,2] core:4",
+               ["--placement", "round-robin"])
     # Bad input: a 4-D mesh is refused with one line and exit code 2, nothing written.
     bad = os.path.join(work, "none.svg")
     r = subprocess.run([tool, "--mesh", "8,8,8,8", "--machine", "node:2 core:2", "--draw", bad],

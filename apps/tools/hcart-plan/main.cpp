@@ -9,8 +9,8 @@
 // predicts the time of one halo exchange per strategy (docs/machine-file.md). With
 // --rankfile / --hostfile and --hosts it writes launcher files that give a code laying out
 // the fixed --dims in world order hcart's placement (docs/c-fortran.md, "A rankfile"). With
-// --draw FILE it draws the plans (SVG: the process grid coloured by node, the node boxes
-// outlined; docs/user-guide.md, "Pictures of plans").
+// --draw FILE it draws the plans (SVG: the process grid coloured by node, the switch and
+// node boxes outlined; docs/user-guide.md, "Pictures of plans").
 #include "LaunchFile.hpp"
 #include "MachineFile.hpp"
 #include "PlanPicture.hpp"
@@ -73,19 +73,21 @@ void write_launch_files(const hcart::apps::PlanRequest& request,
     report << "the rankfile names slots 0 to " << slots_used - 1
            << ": each host needs a core for every rank it runs (Open MPI exits without a "
               "message where a slot is missing)\n";
+  // The coarsest level's figures: the nodes', or the busiest switch's above them.
+  const auto& top = w.levels[0].name;
   if (!placed_better) {
     report << "launch files for a code on dims " << hcart::apps::join(request.dims, "x")
            << " in world order: no placement of these dims sends less than the launch order "
-              "(across nodes "
-           << w.levels[0].bytes << " B per exchange, busiest node " << w.levels[0].max_unit_bytes
-           << " B), so the files keep it: they change nothing\n";
+              "(across "
+           << top << "s " << w.levels[0].bytes << " B per exchange, busiest " << top << " "
+           << w.levels[0].max_unit_bytes << " B), so the files keep it: they change nothing\n";
     return;
   }
   report << "launch files for a code on dims " << hcart::apps::join(request.dims, "x")
-         << " in world order: across nodes " << t.levels[0].bytes
-         << " B per exchange (busiest node " << t.levels[0].max_unit_bytes << " B) with them, "
-         << w.levels[0].bytes << " B (busiest node " << w.levels[0].max_unit_bytes
-         << " B) as launched\n";
+         << " in world order: across " << top << "s " << t.levels[0].bytes
+         << " B per exchange (busiest " << top << " " << t.levels[0].max_unit_bytes
+         << " B) with them, " << w.levels[0].bytes << " B (busiest " << top << " "
+         << w.levels[0].max_unit_bytes << " B) as launched\n";
 }
 
 } // namespace
@@ -130,7 +132,7 @@ int main(int argc, char* argv[]) {
     app.add_flag("--json", json, "write JSON (docs/plan-json.md) instead of the table");
     std::string draw;
     app.add_option("--draw", draw,
-                   "draw the plans to this SVG file: the process grid coloured by node, node "
+                   "draw the plans to this SVG file: the process grid coloured by node, switch and node "
                    "boxes outlined (meshes of 1 to 3 dimensions, at most 65536 ranks)");
     std::string rankfile, hostfile, hosts_text;
     app.add_option("--rankfile", rankfile,
