@@ -426,6 +426,10 @@ Machine Machine::parse(const std::string& text, Placement placement) {
     for (int i = 0; i < 8; ++i) {
       if (name == known[i]) return i;
     }
+    // "group2", "group3": coarser groups (hcart::network_levels names deep trees so)
+    if (name.size() > 5 && name.compare(0, 5, "group") == 0 &&
+        name.find_first_not_of("0123456789", 5) == std::string::npos)
+      return 0;
     return -1;
   };
   int previous = -1, network = 0;

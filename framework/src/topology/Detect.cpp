@@ -4,10 +4,13 @@
 #include <hcart/core/Communicator.hpp>
 #include <hcart/core/MpiCheck.hpp>
 #include <hcart/topology/Detect.hpp>
+#include <hcart/topology/Network.hpp>
 
 #include <cstdint>
 #include <cstdlib>
 #include <map>
+#include <sstream>
+#include <unistd.h>
 #include <vector>
 
 namespace hcart {
@@ -107,6 +110,100 @@ std::vector<int> leaders_summary(MPI_Comm leaders, const std::vector<int>& node_
   return out;
 }
 
+// This node's switches (coarse first) and where they came from: the topology file named
+// by HCART_TOPOLOGY_FILE (looked up by host name), else Slurm's per-task address.
+// Empty when there is none; *why then says so. \throws hcart::InputError for a topology
+// file that cannot be read or is malformed.
+std::vector<std::string> node_switch_path(std::string* source, std::string* why) {
+  const char* file = std::getenv("HCART_TOPOLOGY_FILE");
+  if (file != nullptr && *file != '\0') {
+    const TopologyFile topo = read_topology_file(file);
+    char host[256] = {};
+    if (gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
+    std::string name = host;
+    auto path = topo.switch_path(name);
+    if (path.empty()) path = topo.switch_path(name.substr(0, name.find('.'))); // short name
+    *source = std::string("topology file ") + file;
+    if (path.empty()) *why = "host '" + name + "' is not in topology file " + file;
+    return path;
+  }
+  const char* address = std::getenv("SLURM_TOPOLOGY_ADDR");
+  *source = "Slurm (SLURM_TOPOLOGY_ADDR)";
+  if (address == nullptr) {
+    source->clear(); // no network named: nothing to say
+    return {};
+  }
+  const auto path = slurm_switch_path(address, std::getenv("SLURM_TOPOLOGY_ADDR_PATTERN"), why);
+  return path ? *path : std::vector<std::string>{};
+}
+
+// The network above the nodes: every node leader's switch path, gathered among the leaders
+// (O(nodes)) and sent to its node; every rank then puts the same levels above the nodes.
+void add_network(DetectedHierarchy& result, MPI_Comm comm, MPI_Comm node_comm,
+                 MPI_Comm leaders_comm) {
+  std::string blob; // per node: source, why, then the switches, each ending in '\n'
+  agree_on_errors(comm, [&] {
+    if (leaders_comm == MPI_COMM_NULL) return;
+    std::string source, why;
+    const auto path = node_switch_path(&source, &why);
+    blob = source + "\n" + why + "\n";
+    for (const auto& s : path)
+      blob += s + "\n";
+    blob += "\x1f"; // the end of a node
+  });
+  if (leaders_comm != MPI_COMM_NULL) {
+    int nodes = 1;
+    HCART_MPI_CHECK(MPI_Comm_size(leaders_comm, &nodes));
+    int length = static_cast<int>(blob.size());
+    std::vector<int> lengths(nodes), offsets(nodes, 0);
+    HCART_MPI_CHECK(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, leaders_comm));
+    for (int u = 1; u < nodes; ++u)
+      offsets[u] = offsets[u - 1] + lengths[u - 1];
+    std::string all(static_cast<std::size_t>(offsets[nodes - 1] + lengths[nodes - 1]), '\0');
+    HCART_MPI_CHECK(MPI_Allgatherv(blob.data(), length, MPI_CHAR, all.data(), lengths.data(),
+                                   offsets.data(), MPI_CHAR, leaders_comm));
+    blob = std::move(all);
+  }
+  int length = static_cast<int>(blob.size());
+  HCART_MPI_CHECK(MPI_Bcast(&length, 1, MPI_INT, 0, node_comm));
+  blob.resize(length);
+  HCART_MPI_CHECK(MPI_Bcast(blob.data(), length, MPI_CHAR, 0, node_comm));
+
+  std::vector<std::vector<std::string>> paths;
+  std::string source, why;
+  std::int64_t missing = 0;
+  std::istringstream nodes_in(blob);
+  std::string node_text;
+  while (std::getline(nodes_in, node_text, '\x1f')) {
+    std::istringstream lines(node_text);
+    std::string node_source, node_why, s;
+    std::getline(lines, node_source);
+    std::getline(lines, node_why);
+    std::vector<std::string> path;
+    while (std::getline(lines, s))
+      path.push_back(s);
+    if (source.empty()) source = node_source;
+    if (why.empty() && !node_why.empty()) why = node_why;
+    missing += path.empty() ? 1 : 0;
+    paths.push_back(std::move(path));
+  }
+  if (source.empty()) return; // no topology named anywhere: the nodes are the top
+  if (missing > 0) {
+    result.notes.push_back("no network level: " + std::to_string(missing) + " of " +
+                           std::to_string(paths.size()) + " nodes have no switch from " + source +
+                           (why.empty() ? std::string() : " (" + why + ")"));
+    return;
+  }
+  std::string note;
+  const NetworkLevels net = network_levels(paths, &note);
+  if (net.names.empty()) {
+    result.notes.push_back(note + " (from " + source + ")");
+    return;
+  }
+  result.machine = result.machine.with_network(net.names, net.node_units);
+  result.notes.push_back("network levels from " + source + ": " + result.machine.to_string());
+}
+
 } // namespace
 
 int bound_processing_units() {
@@ -177,6 +274,7 @@ DetectedHierarchy detect_machine(MPI_Comm comm) {
                            "consecutive ranks nor round-robin): every rank keeps every rank's "
                            "node");
   }
+  add_network(result, comm, node_comm, leaders_comm);
   return result;
 }
 
