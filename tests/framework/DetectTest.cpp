@@ -57,23 +57,30 @@ TEST(Detect, NetworkOfOneNodeIsNoLevel) {
     EXPECT_TRUE(has_note(h, "every node is under the same switch: no network level (from "
                             "Slurm (SLURM_TOPOLOGY_ADDR))"));
   }
-  const std::string file = testing::TempDir() + "hcart_detect_topology_" + std::to_string(rank);
-  std::ofstream(file) << "SwitchName=s0 Nodes=" << this_host() << ",other0\n"
-                      << "SwitchName=s1 Nodes=other1\nSwitchName=top Switches=s[0-1]\n";
+  // One file for all ranks (rank 0 writes it), named by rank 0's process.
+  int pid = static_cast<int>(getpid());
+  MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  const std::string file = testing::TempDir() + "hcart_detect_topology_" + std::to_string(pid);
+  const auto write = [&](const std::string& text) {
+    if (rank == 0) std::ofstream(file) << text;
+    MPI_Barrier(MPI_COMM_WORLD);
+  };
+  write("SwitchName=s0 Nodes=" + this_host() +
+        ",other0\nSwitchName=s1 Nodes=other1\nSwitchName=top Switches=s[0-1]\n");
   {
     ScopedEnv topo("HCART_TOPOLOGY_FILE", file);
     const auto h = hcart::detect_machine(MPI_COMM_WORLD);
     EXPECT_EQ(h.machine.node_level(), 0);
     EXPECT_TRUE(has_note(h, "every node is under the same switch"));
   }
-  std::ofstream(file) << "SwitchName=s0 Nodes=elsewhere\n";
+  write("SwitchName=s0 Nodes=elsewhere\n");
   {
     ScopedEnv topo("HCART_TOPOLOGY_FILE", file);
     const auto h = hcart::detect_machine(MPI_COMM_WORLD);
     EXPECT_TRUE(has_note(h, "no network level: 1 of 1 nodes have no switch from topology file"));
   }
   // A malformed file is an error on every rank, naming the file and line.
-  std::ofstream(file) << "SwitchName=s0 Nodes=n[0-\n";
+  write("SwitchName=s0 Nodes=n[0-\n");
   {
     ScopedEnv topo("HCART_TOPOLOGY_FILE", file);
     try {
@@ -83,5 +90,6 @@ TEST(Detect, NetworkOfOneNodeIsNoLevel) {
       EXPECT_NE(std::string(e.what()).find("topology file '" + file + "' line 1: hostlist 'n[0-'"), std::string::npos) << e.what();
     }
   }
-  std::remove(file.c_str());
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) std::remove(file.c_str());
 }
