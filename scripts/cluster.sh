@@ -9,6 +9,8 @@
 #   scripts/cluster.sh [--nodes N] [--ranks-per-node R] [--map-by slot|node]
 #                      [--rankfile FILE] [--rate RATE [--burst SIZE]] [--counters FILE]
 #                      [--mpirun PATH]
+#                      [--switches S|LIST [--uplink-rate RATE] [--topology file|slurm]
+#                       [--uplink-counters FILE]]
 #                      [--mpirun-flag FLAG ...] -- PROGRAM [ARGS...]
 #
 #   --nodes N            nodes (default 2, at most 32)
@@ -30,6 +32,19 @@
 #                        machine file of one host per rank, hcart-plan --hostfile; MPICH's
 #                        UCX takes shared memory between the nodes unless UCX_TLS=tcp,self)
 #   --mpirun-flag FLAG   one more mpirun argument (repeatable)
+#   --switches S|LIST    leaf switches: S of them sharing the nodes evenly (node k on switch
+#                        k / (N/S)), or a list of nodes per switch ("2,1"); each a bridge
+#                        of its own, joined to the core bridge by an uplink (a veth pair)
+#   --uplink-rate RATE   shape every uplink, both directions, with tbf (narrower than the
+#                        node links: a tapered tree); default unshaped
+#   --topology file|slurm  how the job learns the switches: file (default) writes Slurm's
+#                        topology.conf ("SwitchName=leaf0 Nodes=node[0-1]", the leaves under
+#                        "core") and exports HCART_TOPOLOGY_FILE; slurm gives every rank
+#                        SLURM_TOPOLOGY_ADDR=core.leaf<i>.node<k> and
+#                        SLURM_TOPOLOGY_ADDR_PATTERN=switch.switch.node as Slurm's tree
+#                        plugin does under srun
+#   --uplink-counters FILE  write the bytes each uplink carried during the job: a header
+#                        line, then "switch tx_bytes rx_bytes" per leaf (tx: out of the leaf)
 #
 # Nodes are hcart-<pid>-n<k> (host name node<k>), the switch hcart-<pid>-sw; node k has the
 # address 10.213.0.<k+1>/24 on its eth0 (the documented range: 10.213.0.0/24, which exists
@@ -45,6 +60,7 @@ usage_error() {
 }
 
 nodes=2 nodes_given=0 ranks_per_node=1 map_by=slot rankfile="" rate="" burst=64kb counters="" mpirun="" flags=()
+switches="" uplink_rate="" topology=file uplink_counters=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --nodes) nodes=${2:-}; nodes_given=1; shift 2 || usage_error "--nodes needs a value" ;;
@@ -56,8 +72,12 @@ while [ $# -gt 0 ]; do
     --counters) counters=${2:-}; shift 2 || usage_error "--counters needs a file" ;;
     --mpirun) mpirun=${2:-}; shift 2 || usage_error "--mpirun needs a path" ;;
     --mpirun-flag) flags+=("${2:-}"); shift 2 || usage_error "--mpirun-flag needs a value" ;;
+    --switches) switches=${2:-}; shift 2 || usage_error "--switches needs a value" ;;
+    --uplink-rate) uplink_rate=${2:-}; shift 2 || usage_error "--uplink-rate needs a value" ;;
+    --topology) topology=${2:-}; shift 2 || usage_error "--topology needs a value" ;;
+    --uplink-counters) uplink_counters=${2:-}; shift 2 || usage_error "--uplink-counters needs a file" ;;
     --) shift; break ;;
-    *) usage_error "unknown option '$1' (expected --nodes, --ranks-per-node, --map-by, --rankfile, --rate, --burst, --counters, --mpirun, --mpirun-flag, then -- PROGRAM)" ;;
+    *) usage_error "unknown option '$1' (expected --nodes, --ranks-per-node, --map-by, --rankfile, --rate, --burst, --counters, --mpirun, --mpirun-flag, --switches, --uplink-rate, --topology, --uplink-counters, then -- PROGRAM)" ;;
   esac
 done
 [ $# -gt 0 ] || usage_error "no program: expected -- PROGRAM [ARGS...] after the options"
@@ -86,6 +106,34 @@ if [ -n "$rate" ]; then
     usage_error "--rate '$rate': expected a tc rate such as 100mbit or 1gbit"
 fi
 [[ "$burst" =~ ^[0-9]+(b|kb|mb|k|m)?$ ]] || usage_error "--burst '$burst': expected a size such as 64kb"
+# The leaf switches: every node's switch (node_switch[k]), S of them.
+node_switch=()
+leaves=0
+if [ -n "$switches" ]; then
+  if [[ "$switches" == *,* ]]; then
+    IFS=, read -r -a per_switch <<<"$switches"
+  else
+    [[ "$switches" =~ ^[0-9]+$ ]] && [ "$switches" -ge 1 ] && [ $((nodes % switches)) -eq 0 ] ||
+      usage_error "--switches '$switches': expected a count that divides the $nodes nodes, or a list of nodes per switch such as 2,1"
+    per_switch=()
+    for ((i = 0; i < switches; i++)); do per_switch+=($((nodes / switches))); done
+  fi
+  for count in "${per_switch[@]}"; do
+    [[ "$count" =~ ^[0-9]+$ ]] && [ "$count" -ge 1 ] ||
+      usage_error "--switches '$switches': expected counts of nodes >= 1"
+    for ((i = 0; i < count; i++)); do node_switch+=("$leaves"); done
+    leaves=$((leaves + 1))
+  done
+  [ "${#node_switch[@]}" -eq "$nodes" ] ||
+    usage_error "--switches '$switches' holds ${#node_switch[@]} nodes, expected the $nodes nodes"
+  [ "$topology" = file ] || [ "$topology" = slurm ] || usage_error "--topology '$topology': expected file or slurm"
+elif [ -n "$uplink_rate" ] || [ -n "$uplink_counters" ]; then
+  usage_error "--uplink-rate and --uplink-counters need --switches"
+fi
+if [ -n "$uplink_rate" ]; then
+  [[ "$uplink_rate" =~ ^[0-9]+(\.[0-9]+)?(bit|kbit|mbit|gbit|bps|kbps|mbps|gbps)$ ]] ||
+    usage_error "--uplink-rate '$uplink_rate': expected a tc rate such as 100mbit or 1gbit"
+fi
 [ "$(id -u)" -eq 0 ] || usage_error "needs root (network namespaces); run it as root"
 for tool in ip tc unshare hostname; do
   command -v "$tool" >/dev/null || usage_error "'$tool' not found: install iproute2 and util-linux"
@@ -103,6 +151,9 @@ if ! grep -Eq "Open MPI|OpenRTE" <<<"$mpirun_version"; then
 fi
 if [ -n "$counters" ]; then
   : >"$counters" 2>/dev/null || usage_error "--counters '$counters': cannot write this file"
+fi
+if [ -n "$uplink_counters" ]; then
+  : >"$uplink_counters" 2>/dev/null || usage_error "--uplink-counters '$uplink_counters': cannot write this file"
 fi
 
 prefix="hcart-$$"
@@ -131,12 +182,27 @@ bring_up() {
   ip netns add "$switch" && made+=("$switch") || return 1
   ip -n "$switch" link add sw type bridge && ip -n "$switch" link set sw up &&
     ip -n "$switch" link set lo up || return 1
-  local k ns
+  local k ns i
+  # Leaf switches: a bridge each, its uplink a veth pair (up<i> on the leaf, dn<i> on the
+  # core bridge sw), shaped both ways when asked.
+  for ((i = 0; i < leaves; i++)); do
+    ip -n "$switch" link add "leaf$i" type bridge && ip -n "$switch" link set "leaf$i" up &&
+      ip -n "$switch" link add "up$i" type veth peer name "dn$i" &&
+      ip -n "$switch" link set "up$i" master "leaf$i" && ip -n "$switch" link set "dn$i" master sw &&
+      ip -n "$switch" link set "up$i" up && ip -n "$switch" link set "dn$i" up || return 1
+    if [ -n "$uplink_rate" ]; then
+      tc -n "$switch" qdisc add dev "up$i" root tbf rate "$uplink_rate" burst "$burst" latency 400ms &&
+        tc -n "$switch" qdisc add dev "dn$i" root tbf rate "$uplink_rate" burst "$burst" latency 400ms ||
+        return 1
+    fi
+  done
   for ((k = 0; k < nodes; k++)); do
     ns=$(node_ns $k)
     ip netns add "$ns" && made+=("$ns") || return 1
     ip link add eth0 netns "$ns" type veth peer name "p$k" netns "$switch" || return 1
-    ip -n "$switch" link set "p$k" master sw && ip -n "$switch" link set "p$k" up || return 1
+    local port_bridge=sw
+    [ "$leaves" -gt 0 ] && port_bridge="leaf${node_switch[$k]}"
+    ip -n "$switch" link set "p$k" master "$port_bridge" && ip -n "$switch" link set "p$k" up || return 1
     ip -n "$ns" addr add "$(address $k)/24" dev eth0 && ip -n "$ns" link set eth0 up &&
       ip -n "$ns" link set lo up || return 1
     if [ -n "$rate" ]; then
@@ -156,7 +222,38 @@ read_counters() { # file: node host tx rx
   done >"$1"
 }
 
+read_uplinks() { # file: leaf tx rx
+  local i
+  for ((i = 0; i < leaves; i++)); do
+    echo "$i $(ip netns exec "$switch" cat /sys/class/net/up$i/statistics/tx_bytes) $(ip netns exec "$switch" cat /sys/class/net/up$i/statistics/rx_bytes)"
+  done >"$1"
+}
+
 bring_up 2>"$workdir/up.log" || usage_error "could not make the nodes: $(head -n 1 "$workdir/up.log")"
+
+# What the job knows of the switches: a topology file, or Slurm's per-task address (set on
+# every node by the agent below, and on node 0 for mpirun's own ranks).
+env_line=""
+if [ "$leaves" -gt 0 ]; then
+  {
+    for ((i = 0; i < leaves; i++)); do
+      members=""
+      for ((k = 0; k < nodes; k++)); do
+        [ "${node_switch[$k]}" -eq "$i" ] && members+="${members:+,}node$k"
+      done
+      echo "SwitchName=leaf$i Nodes=$members"
+    done
+    echo "SwitchName=core Switches=leaf[0-$((leaves - 1))]"
+  } >"$workdir/topology.conf"
+  for ((k = 0; k < nodes; k++)); do
+    if [ "$topology" = slurm ]; then
+      echo "SLURM_TOPOLOGY_ADDR=core.leaf${node_switch[$k]}.node$k SLURM_TOPOLOGY_ADDR_PATTERN=switch.switch.node; export SLURM_TOPOLOGY_ADDR SLURM_TOPOLOGY_ADDR_PATTERN;" >"$workdir/env$k"
+    else
+      echo "HCART_TOPOLOGY_FILE=$workdir/topology.conf; export HCART_TOPOLOGY_FILE;" >"$workdir/env$k"
+    fi
+  done
+  env_line=". $workdir/env\$k && "
+fi
 
 # The rsh agent: "agent HOST COMMAND..." runs COMMAND as ssh would (one shell line) on the
 # node whose address is HOST, under the node's host name.
@@ -166,7 +263,7 @@ host=\$1
 shift
 k=\${host##*.}
 k=\$((k - 1))
-exec ip netns exec "$prefix-n\$k" unshare --uts /bin/sh -c "hostname node\$k && \$*"
+exec ip netns exec "$prefix-n\$k" unshare --uts /bin/sh -c "hostname node\$k && $env_line\$*"
 EOF
 chmod +x "$workdir/agent"
 
@@ -204,9 +301,19 @@ if [ "$launcher" = hydra ]; then
 fi
 
 [ -n "$counters" ] && read_counters "$workdir/before"
-ip netns exec "$(node_ns 0)" unshare --uts /bin/sh -c 'hostname node0 && exec "$@"' mpirun \
+[ -n "$uplink_counters" ] && read_uplinks "$workdir/up-before"
+node0_env=""
+[ "$leaves" -gt 0 ] && node0_env=". $workdir/env0 && "
+ip netns exec "$(node_ns 0)" unshare --uts /bin/sh -c "hostname node0 && $node0_env"'exec "$@"' mpirun \
   "$mpirun" "${mpi_flags[@]}" "${flags[@]}" "$@"
 status=$?
+if [ -n "$uplink_counters" ]; then
+  read_uplinks "$workdir/up-after"
+  {
+    echo "switch tx_bytes rx_bytes"
+    paste -d ' ' "$workdir/up-before" "$workdir/up-after" | awk '{print $1, $5 - $2, $6 - $3}'
+  } >"$uplink_counters"
+fi
 if [ -n "$counters" ]; then
   read_counters "$workdir/after"
   {
