@@ -9,7 +9,7 @@
 #   scripts/cluster.sh [--nodes N] [--ranks-per-node R] [--map-by slot|node]
 #                      [--rankfile FILE] [--rate RATE [--burst SIZE]] [--counters FILE]
 #                      [--mpirun PATH]
-#                      [--switches S|LIST [--uplink-rate RATE] [--topology file|slurm]
+#                      [--switches S|LIST [--uplink-rate RATE] [--topology file|slurm|none]
 #                       [--uplink-counters FILE]]
 #                      [--mpirun-flag FLAG ...] -- PROGRAM [ARGS...]
 #
@@ -37,12 +37,13 @@
 #                        of its own, joined to the core bridge by an uplink (a veth pair)
 #   --uplink-rate RATE   shape every uplink, both directions, with tbf (narrower than the
 #                        node links: a tapered tree); default unshaped
-#   --topology file|slurm  how the job learns the switches: file (default) writes Slurm's
+#   --topology file|slurm|none  how the job learns the switches: file (default) writes Slurm's
 #                        topology.conf ("SwitchName=leaf0 Nodes=node[0-1]", the leaves under
 #                        "core") and exports HCART_TOPOLOGY_FILE; slurm gives every rank
 #                        SLURM_TOPOLOGY_ADDR=core.leaf<i>.node<k> and
 #                        SLURM_TOPOLOGY_ADDR_PATTERN=switch.switch.node as Slurm's tree
-#                        plugin does under srun
+#                        plugin does under srun; none tells the job nothing (the
+#                        network is there, the plan is the nodes' alone)
 #   --uplink-counters FILE  write the bytes each uplink carried during the job: a header
 #                        line, then "switch tx_bytes rx_bytes" per leaf (tx: out of the leaf)
 #
@@ -126,7 +127,8 @@ if [ -n "$switches" ]; then
   done
   [ "${#node_switch[@]}" -eq "$nodes" ] ||
     usage_error "--switches '$switches' holds ${#node_switch[@]} nodes, expected the $nodes nodes"
-  [ "$topology" = file ] || [ "$topology" = slurm ] || usage_error "--topology '$topology': expected file or slurm"
+  [ "$topology" = file ] || [ "$topology" = slurm ] || [ "$topology" = none ] ||
+    usage_error "--topology '$topology': expected file, slurm or none"
 elif [ -n "$uplink_rate" ] || [ -n "$uplink_counters" ]; then
   usage_error "--uplink-rate and --uplink-counters need --switches"
 fi
@@ -246,7 +248,9 @@ if [ "$leaves" -gt 0 ]; then
     echo "SwitchName=core Switches=leaf[0-$((leaves - 1))]"
   } >"$workdir/topology.conf"
   for ((k = 0; k < nodes; k++)); do
-    if [ "$topology" = slurm ]; then
+    if [ "$topology" = none ]; then
+      : >"$workdir/env$k"
+    elif [ "$topology" = slurm ]; then
       echo "SLURM_TOPOLOGY_ADDR=core.leaf${node_switch[$k]}.node$k SLURM_TOPOLOGY_ADDR_PATTERN=switch.switch.node; export SLURM_TOPOLOGY_ADDR SLURM_TOPOLOGY_ADDR_PATTERN;" >"$workdir/env$k"
     else
       echo "HCART_TOPOLOGY_FILE=$workdir/topology.conf; export HCART_TOPOLOGY_FILE;" >"$workdir/env$k"

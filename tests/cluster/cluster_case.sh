@@ -5,7 +5,7 @@
 # host names, a one-node run's fields, the kernel's link byte counters.
 #
 #   cluster_case.sh CASE BIN DETECT HALO SOURCE SCRATCH MPIRUN
-#     CASE     detect | halo | apps | placement | traffic | rankfile | multigrid
+#     CASE     detect | halo | apps | placement | traffic | rankfile | multigrid | network
 #     BIN      the build's bin/ (jacobi3d, zeus, hcart-machine, hcart-compare)
 #     DETECT   the test program cluster_detect (tests/cluster/ClusterDetectTest.cpp)
 #     HALO     the test program mpi_halo_exchanger (tests/framework/HaloExchangerTest.cpp)
@@ -228,7 +228,14 @@ json_node_bytes() {
 levels = json.load(open(sys.argv[1]))["halo"]["levels"]
 print(next(l["bytes"] for l in levels if l["name"] == "node"))' "$1"
 }
-# link_bytes FILE: the bytes all nodes' links sent (scripts/cluster.sh --counters).
+# json_level_bytes REPORT LEVEL: the halo bytes of one level in an app's report.json.
+json_level_bytes() {
+  /usr/bin/python3 -c 'import json,sys
+levels = json.load(open(sys.argv[1]))["halo"]["levels"]
+print(next(l["bytes"] for l in levels if l["name"] == sys.argv[2]))' "$1" "$2"
+}
+# link_bytes FILE: the bytes all nodes' links sent (scripts/cluster.sh --counters), or all
+# uplinks (--uplink-counters: the same columns).
 link_bytes() { awk 'NR > 1 {s += $3} END {print s}' "$1"; }
 
 # traffic APP DECK LABEL NODES RPN SHORT LONG SET...: for each strategy, two runs on the
@@ -384,9 +391,68 @@ EOF
     fail "the machine rule's transfers sent ${moved_by[machine]} node bytes, not fewer than the stride rule's ${moved_by[stride]}"
 }
 
+# Levels above the node: leaf switches as bridges, their uplinks to the core counted (and
+# shaped narrower than the node links), told to the job by a topology file or by Slurm's
+# per-task address (scripts/cluster.sh --switches).
+case_network() {
+  local spec nodes rpn map switches topology want log own
+  # Detection: the switch level from either source, block and round-robin launches, an
+  # uneven tree (3 nodes of 4, 4 and 2 ranks, 2 under one switch).
+  for spec in "4 2 slot 2 file switch:2_node:2" "4 2 node 2 slurm switch:2_node:2" \
+    "3 4,4,2 slot 2,1 file switch:[2,1]_node:[4x2,2]" "4 2 slot 4 slurm switch:4_node:1"; do
+    read -r nodes rpn map switches topology want <<<"$spec"
+    want=${want//_/ }
+    log="$scratch/detect-$nodes-$rpn-$map-$switches-$topology"
+    run_on "$nodes" "$rpn" "$map" "$log" --switches "$switches" --topology "$topology" -- \
+      "$bin/hcart-machine" --mesh 48,48,48 || { cat "$log"; fail "hcart-machine with switches $switches ($topology)"; continue; }
+    own=$(grep -m 1 '^hcart-machine: ' "$log")
+    grep -Fq "machine $want " <<<"$own" ||
+      { head -n 5 "$log"; fail "hcart-machine did not detect '$want' ($nodes x $rpn, $map, switches $switches from $topology)"; }
+    grep -q "note: network levels from" "$log" || fail "no note on the network levels ($topology)"
+  done
+
+  # Traffic: Jacobi3D on 2 switches x 2 nodes x 2 ranks, 64x256x512 cells, where the plan
+  # for the nodes alone sends 2.5 times the default's bytes over the uplinks. Each strategy
+  # twice (10 and 50 iterations): what the uplinks carried between the runs against hcart's
+  # switch-level count (0% to +3%), and the default with the switch level against the
+  # nodes-only plan (the same network, nothing told).
+  local strategy set_strategy n d a b up model
+  declare -A up_of
+  for strategy in hierarchical mpi weighted nodes-only; do
+    topology=file set_strategy=$strategy
+    [ "$strategy" = nodes-only ] && topology=none set_strategy=hierarchical
+    for n in 10 50; do
+      d="$scratch/uplinks-$strategy-$n"
+      run_on 4 2 slot "$d.log" --switches 2 --topology "$topology" --uplink-counters "$d.uplinks" -- \
+        "$bin/jacobi3d" "$source/inputs/jacobi3d/default.toml" --set "mesh.size=[64,256,512]" \
+        --set jacobi.iterations_per_pass=1 --set output.every=0 --set output.progress_seconds=0 \
+        --set decomposition.strategy="$set_strategy" --set output.directory="$d" \
+        --set output.timers_json=report.json --set jacobi.max_iterations="$n" ||
+        { tail -n 20 "$d.log"; fail "jacobi3d $strategy $n on switches"; return; }
+    done
+    a="$scratch/uplinks-$strategy-10" b="$scratch/uplinks-$strategy-50"
+    up=$(($(link_bytes "$b.uplinks") - $(link_bytes "$a.uplinks")))
+    up_of[$strategy]=$up
+    [ "$strategy" = nodes-only ] && continue
+    model=$(($(json_level_bytes "$b/report.json" switch) - $(json_level_bytes "$a/report.json" switch)))
+    /usr/bin/python3 - "jacobi3d on switches, $strategy" "$model" "$up" <<'EOF' || failures=$((failures + 1))
+import sys
+what, model, up = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+over = (up - model) / model if model else float("inf")
+print(f"{what}: hcart's switch bytes {model}, the uplinks sent {up}, {100 * over:+.2f}%")
+if model <= 0 or not 0 <= over <= 0.03:
+    print(f"FAIL: {what}: the uplinks' bytes are not within 0% to +3% of hcart's switch-level count")
+    sys.exit(1)
+EOF
+  done
+  echo "uplink bytes: with the switch level ${up_of[hierarchical]}, the nodes-only plan ${up_of[nodes-only]}"
+  [ "${up_of[hierarchical]}" -lt "${up_of[nodes-only]}" ] ||
+    fail "the plan with the switch level sent ${up_of[hierarchical]} B over the uplinks, not fewer than the nodes-only plan's ${up_of[nodes-only]} B"
+}
+
 case "$case_name" in
-  detect | halo | apps | placement | traffic | rankfile | multigrid) "case_$case_name" ;;
-  *) echo "cluster_case.sh: unknown case '$case_name' (detect, halo, apps, placement, traffic, rankfile, multigrid)"; exit 2 ;;
+  detect | halo | apps | placement | traffic | rankfile | multigrid | network) "case_$case_name" ;;
+  *) echo "cluster_case.sh: unknown case '$case_name' (detect, halo, apps, placement, traffic, rankfile, multigrid, network)"; exit 2 ;;
 esac
 echo "$case_name: $failures failure(s)"
 [ "$failures" -eq 0 ]
