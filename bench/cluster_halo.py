@@ -78,7 +78,12 @@ def human(b):
 def on_cluster(args, nodes, ranks, counters, program):
     command = [os.path.join(ROOT, "scripts", "cluster.sh"), "--nodes", str(nodes),
                "--ranks-per-node", str(ranks), "--rate", args.rate, "--burst", args.burst,
-               "--counters", counters, "--"] + program
+               "--counters", counters]
+    if args.switches:
+        command += ["--switches", args.switches, "--uplink-counters", counters + ".uplinks"]
+        if args.uplink_rate:
+            command += ["--uplink-rate", args.uplink_rate]
+    command += ["--"] + program
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"cluster_halo.py: {' '.join(command)} failed ({done.returncode}):\n"
@@ -110,6 +115,11 @@ def run_layout(args, nodes, ranks, ratio, machine_file):
             links = [line.split() for line in f.read().splitlines()[1:]]
         result["links"] = [{"node": int(n), "tx_bytes": int(tx), "rx_bytes": int(rx)}
                            for n, _, tx, rx in links]
+        if args.switches:
+            with open(counters + ".uplinks") as f:
+                uplinks = [line.split() for line in f.read().splitlines()[1:]]
+            result["uplinks"] = [{"switch": int(k), "tx_bytes": int(tx), "rx_bytes": int(rx)}
+                                 for k, tx, rx in uplinks]
         return result
 
 
@@ -133,6 +143,13 @@ def main():
                         help="every link's rate, both directions, as tc writes it (default 100mbit)")
     parser.add_argument("--burst", default="64kb",
                         help="the token bucket's size (default 64kb)")
+    parser.add_argument("--switches", default=None,
+                        help="leaf switches above the nodes (scripts/cluster.sh --switches: a "
+                             "count, or nodes per switch such as 2,1), told to the job by a "
+                             "topology file; the rows then show the switch level, and the "
+                             "default planned for the nodes alone is timed too")
+    parser.add_argument("--uplink-rate", default=None,
+                        help="the uplinks' rate with --switches (default: as --rate)")
     parser.add_argument("--rounds", type=int, default=5,
                         help="rounds per mesh, the strategies in turn in each; min and median over them (default 5)")
     parser.add_argument("--repetitions", type=int, default=5,
@@ -152,6 +169,10 @@ def main():
     if len(parts) != 3 or any(p not in ("0", "1") for p in parts):
         sys.exit(f"cluster_halo.py: --periodic '{args.periodic}': expected three 0 or 1, e.g. 1,1,1")
     bits = rate_bits(args.rate)
+    if args.uplink_rate and not args.switches:
+        sys.exit("cluster_halo.py: --uplink-rate needs --switches")
+    if args.switches and args.uplink_rate:
+        bits = rate_bits(args.uplink_rate)  # the switch level's link: an uplink
     for name, value, low in (("--base", args.base, 1), ("--sizes", args.sizes, 1),
                              ("--rounds", args.rounds, 1), ("--repetitions", args.repetitions, 1),
                              ("--repeat", args.repeat, 1)):
@@ -160,11 +181,15 @@ def main():
     if not os.access(os.path.join(args.build, "bin", "hcart-strategy-bench"), os.X_OK):
         sys.exit(f"cluster_halo.py: --build '{args.build}': no bin/hcart-strategy-bench there")
 
-    report = {"rate": args.rate, "burst": args.burst, "repeat": args.repeat, "runs": []}
+    report = {"rate": args.rate, "burst": args.burst, "repeat": args.repeat, "runs": [],
+              "switches": args.switches, "uplink_rate": args.uplink_rate}
     # (layout, mesh, method) -> measured medians and predictions, one per repeat
     rows = {}
-    print(f"links shaped to {args.rate} (burst {args.burst}); time per exchange, min / median "
-          f"over {args.rounds} rounds of {args.repetitions} exchanges")
+    print(f"links shaped to {args.rate} (burst {args.burst})" +
+          (f", switches {args.switches}, uplinks {args.uplink_rate or args.rate}"
+           if args.switches else "") +
+          f"; time per exchange, min / median over {args.rounds} rounds of {args.repetitions} "
+          "exchanges")
     calibration = tempfile.TemporaryDirectory()
     for repeat in range(args.repeat):
         if args.repeat > 1:
@@ -180,8 +205,9 @@ def main():
 
 def run_once(args, layouts, ratios, bits, repeat, tmp, report, rows):
     """One pass over every layout and ratio: calibrate, measure, print one row per strategy."""
-    header = (f"{'layout':>6} {'mesh':>14} {'strategy':>12} {'dims':>7} {'node bytes':>11} "
-              f"{'busiest node':>12} {'link alone':>10} {'time min':>10} {'median':>10} {'saving':>8}")
+    top = "switch" if args.switches else "node"  # the coarsest level: its busiest link
+    header = (f"{'layout':>6} {'mesh':>14} {'strategy':>12} {'dims':>7} {top + ' bytes':>12} "
+              f"{'busiest ' + top:>14} {'link alone':>10} {'time min':>10} {'median':>10} {'saving':>8}")
     if args.calibrate:
         header += f" {'predicted':>10} {'error':>7}"
     print(header)
@@ -194,10 +220,10 @@ def run_once(args, layouts, ratios, bits, repeat, tmp, report, rows):
             report.setdefault("machine_files", []).append(
                 {"repeat": repeat, "nodes": nodes, "ranks_per_node": ranks,
                  "machine_file": machine_file})
-            node = next(l for l in machine_file["levels"] if l["name"] == "node")
-            print(f"{label(nodes, ranks):<6} calibrated: node latency "
-                  f"{1e6 * node['latency_seconds']:.0f} us, bandwidth "
-                  f"{node['bandwidth_bytes_per_second'] / 1e6:.1f} MB/s at the largest volume")
+            for level in machine_file["levels"][:2 if args.switches else 1]:
+                print(f"{label(nodes, ranks):<6} calibrated: {level['name']} latency "
+                      f"{1e6 * level['latency_seconds']:.0f} us, bandwidth "
+                      f"{level['bandwidth_bytes_per_second'] / 1e6:.1f} MB/s at the largest volume")
         for ratio in ratios:
             result = run_layout(args, nodes, ranks, ratio, machine_path)
             result.update({"repeat": repeat, "nodes": nodes, "ranks_per_node": ranks})
@@ -209,13 +235,13 @@ def run_once(args, layouts, ratios, bits, repeat, tmp, report, rows):
                     continue
                 mpi = entry["methods"][0]["seconds"]
                 for m in entry["methods"]:
-                    node = next(l for l in m["levels"] if l["name"] == "node")
+                    node = next(l for l in m["levels"] if l["name"] == top)
                     alone = node["max_unit_bytes"] * 8 / bits
                     saving = ("same as " + m["same_as"]) if "same_as" in m else \
                         f"{100 * (1 - m['seconds'] / mpi):.1f}%"
                     line = (f"{label(nodes, ranks):<6} {mesh:>14} {m['method']:>12} "
-                            f"{'x'.join(map(str, m['dims'])):>7} {human(node['bytes']):>11} "
-                            f"{human(node['max_unit_bytes']):>12} {1e3 * alone:8.1f} ms "
+                            f"{'x'.join(map(str, m['dims'])):>7} {human(node['bytes']):>12} "
+                            f"{human(node['max_unit_bytes']):>14} {1e3 * alone:8.1f} ms "
                             f"{1e3 * m['seconds_min']:7.1f} ms {1e3 * m['seconds']:7.1f} ms {saving:>8}")
                     if args.calibrate:
                         error = m["predicted_seconds"] / m["seconds"] - 1
@@ -240,6 +266,9 @@ def run_once(args, layouts, ratios, bits, repeat, tmp, report, rows):
             total = sum(link["tx_bytes"] for link in result["links"])
             print(f"{nodes}x{ranks:<4} the job's links: {human(total)} sent in all, the busiest "
                   f"{human(busiest)}")
+            if "uplinks" in result:
+                print(f"{nodes}x{ranks:<4} the job's uplinks: " + ", ".join(
+                    f"switch {u['switch']} {human(u['tx_bytes'])} out" for u in result["uplinks"]))
     if args.calibrate and errors:
         print(model_line(errors, misranked))
 

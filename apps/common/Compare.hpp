@@ -50,9 +50,10 @@ inline void add_compare_options(CLI::App& app, bool& compare, int& repeats,
 /// \brief Runs `run(strategy, repeat)` `repeats` times for every strategy, the strategies
 /// in turn and each repeat starting one strategy further on, so that none always goes
 /// first. Returns the runs per strategy, in the order of `strategies`.
-template <class Report>
-std::vector<std::vector<Report>> run_in_turn(const std::vector<Strategy>& strategies, int repeats,
-                                             const std::function<Report(Strategy, int)>& run) {
+template <class Report, class Item = Strategy>
+std::vector<std::vector<Report>>
+run_in_turn(const std::vector<Item>& strategies, int repeats,
+            const std::function<Report(typename std::vector<Item>::value_type, int)>& run) {
   std::vector<std::vector<Report>> runs(strategies.size());
   for (int r = 0; r < repeats; ++r) {
     for (std::size_t k = 0; k < strategies.size(); ++k) {

@@ -212,7 +212,16 @@ int main(int argc, char* argv[]) {
       placement = hcart::parse_placement(placement_text);
       if (!machine_file.empty()) timings = hcart::read_machine_file(machine_file);
     });
-    const std::vector<hcart::Strategy> methods = hcart::compared_strategies(false);
+    // The strategies, and on a machine with levels above the nodes also the default planned
+    // for the nodes alone (DecompositionOptions::network = false): what the switch level buys.
+    struct Method {
+      hcart::Strategy strategy;
+      bool network;
+      std::string name;
+    };
+    std::vector<Method> methods;
+    for (const hcart::Strategy s : hcart::compared_strategies(false))
+      methods.push_back({s, true, hcart::to_string(s)});
     nlohmann::json doc;
     doc["schema"] = "hcart-strategy-bench/1";
     doc["ranks"] = env.size();
@@ -233,11 +242,13 @@ int main(int argc, char* argv[]) {
       spec.halo_width = {1, 1, 1};
       std::vector<Measurement> row;
       std::vector<std::unique_ptr<hcart::Decomposition>> decomps;
-      std::vector<Exchange> exchanges(methods.size());
       std::string skipped;
-      for (const hcart::Strategy method : methods) {
+      std::vector<Exchange> exchanges;
+      for (std::size_t q = 0; q < methods.size(); ++q) {
+        const Method method = methods[q]; // a copy: the list may grow below
         hcart::DecompositionOptions options;
-        options.strategy = method;
+        options.strategy = method.strategy;
+        options.network = method.network;
         options.machine = machine_text;
         options.placement = placement;
         options.traffic = {8, false}; // one layer of doubles through the six faces
@@ -268,8 +279,11 @@ int main(int argc, char* argv[]) {
           level_names.push_back(l.name);
         level_names.push_back("self");
         machine_shown = d->report().machine + " (" + d->report().machine_source + ")";
+        if (q + 1 == methods.size() && method.network && d->machine().node_level() > 0)
+          methods.push_back({hcart::Strategy::Hierarchical, false, "hierarchical, nodes only"});
+        exchanges.resize(methods.size());
         Measurement m = prepare(*d, exchanges[row.size()]);
-        m.method = hcart::to_string(method);
+        m.method = method.name;
         if (timings) {
           hcart::agree_on_errors(d->comm(), [&] {
             m.predicted = hcart::predict_exchange_time(m.loads, *timings).seconds;
@@ -284,12 +298,11 @@ int main(int argc, char* argv[]) {
           grids.push_back(m.grid);
         const std::vector<int> same = apps::same_grid_as(grids);
         // Rounds take the strategies in turn, each round starting one further on.
-        const auto times =
-            apps::run_in_turn<double>(methods, rounds, [&](hcart::Strategy method, int) {
-              const auto q = static_cast<std::size_t>(
-                  std::find(methods.begin(), methods.end(), method) - methods.begin());
-              return round_of(exchanges[q], repetitions);
-            });
+        std::vector<std::size_t> order(row.size());
+        for (std::size_t q = 0; q < order.size(); ++q)
+          order[q] = q;
+        const auto times = apps::run_in_turn<double, std::size_t>(
+            order, rounds, [&](std::size_t q, int) { return round_of(exchanges[q], repetitions); });
         for (std::size_t q = 0; q < row.size(); ++q) {
           Measurement& m = row[q];
           m.rounds = times[q];

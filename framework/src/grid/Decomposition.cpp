@@ -59,8 +59,21 @@ Decomposition::Decomposition(MPI_Comm comm, const GridSpec& spec,
   int periods[3];
   for (int i = 0; i < 3; ++i)
     periods[i] = spec.periodic[i] ? 1 : 0;
-  agree_on_errors(comm,
-                  [&] { m_plan = plan_decomposition(mesh, m_machine, plan_options_of(options)); });
+  agree_on_errors(comm, [&] {
+    if (options.network || m_machine.node_level() == 0) {
+      m_plan = plan_decomposition(mesh, m_machine, plan_options_of(options));
+      return;
+    }
+    // The plan for the nodes alone, every rank's place kept for the machine with its network.
+    const Machine nodes = m_machine.without_network();
+    m_plan = plan_decomposition(mesh, nodes, plan_options_of(options));
+    std::vector<std::int64_t> cart_rank(static_cast<std::size_t>(m_size));
+    for (int r = 0; r < m_size; ++r)
+      cart_rank[r] = m_plan.cart_rank_of(r, nodes);
+    m_plan.measured_cart_rank = std::move(cart_rank);
+    m_report.notes.push_back("planned for the nodes alone (" + nodes.to_string() +
+                             "): the network's levels left out of the plan");
+  });
   const int d[3] = {static_cast<int>(m_plan.dims[0]), static_cast<int>(m_plan.dims[1]),
                     static_cast<int>(m_plan.dims[2])};
   MPI_Comm cart = MPI_COMM_NULL;

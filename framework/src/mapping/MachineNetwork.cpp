@@ -182,6 +182,32 @@ Machine Machine::with_network(const std::vector<std::string>& names,
   return machine;
 }
 
+Machine Machine::without_network() const {
+  if (m_node_level == 0) return *this;
+  const auto nl = static_cast<std::size_t>(m_node_level);
+  // Every rank's node: block order visits the nodes one after another.
+  std::map<std::vector<std::int64_t>, int> node_of;
+  for (std::int64_t b = 0; b < m_ranks; ++b) {
+    const auto units = block_units(b);
+    node_of.emplace(std::vector<std::int64_t>(units.begin(), units.begin() + nl + 1),
+                    static_cast<int>(node_of.size()));
+  }
+  std::vector<MachineLevel> levels{{m_levels[nl].name, static_cast<std::int64_t>(node_of.size())}};
+  levels.insert(levels.end(), m_levels.begin() + nl + 1, m_levels.end());
+  const std::size_t depth = levels.size();
+  std::vector<int> table;
+  table.reserve(static_cast<std::size_t>(m_ranks) * depth);
+  for (std::int64_t r = 0; r < m_ranks; ++r) {
+    const auto units = unit_indices(r);
+    table.push_back(node_of.at(std::vector<std::int64_t>(units.begin(), units.begin() + nl + 1)));
+    for (std::size_t l = nl + 1; l < units.size(); ++l)
+      table.push_back(static_cast<int>(units[l]));
+  }
+  Machine machine(std::move(levels), std::move(table), m_source);
+  machine.m_placement = m_placement;
+  return machine;
+}
+
 namespace impl {
 
 Machine network_machine(const std::string& text, const std::vector<MachineLevel>& levels,

@@ -56,6 +56,10 @@ struct DecompositionOptions {
   /// Only process grids whose dims divide the mesh, so that every block of a direction has
   /// one size (codes that require it); an InputError where the ranks have none.
   bool equal_blocks = false;
+  /// Plan above the nodes too (switch levels, hcart/topology/Network.hpp). false plans as if
+  /// the nodes were the top level, for comparing (the ranks' places then come from a table
+  /// of every rank); the report still counts every level.
+  bool network = true;
 };
 
 /// \brief The planner's options (hcart/grid/Planner.hpp) these stand for: strategy, dims,

@@ -132,6 +132,12 @@ public:
   Machine with_network(const std::vector<std::string>& names,
                        const std::vector<std::vector<std::int64_t>>& node_units) const;
 
+  /// \brief This machine as if the nodes were its top level: the network's levels dropped,
+  /// the same world ranks on the same nodes (numbered in block order), the same levels
+  /// inside them. Builds a table of every rank (O(ranks)) when there is a network; *this
+  /// otherwise. For comparing a plan made for the nodes alone.
+  Machine without_network() const;
+
   /// \brief The level that holds the nodes: after the network levels (with_network, or the
   /// level named "node"), else 0.
   int node_level() const noexcept { return m_node_level; }
