@@ -11,6 +11,7 @@
 #                      [--mpirun PATH]
 #                      [--switches S|LIST [--uplink-rate RATE] [--topology file|slurm|none]
 #                       [--uplink-counters FILE]]
+#                      [--launcher mpirun|srun]
 #                      [--mpirun-flag FLAG ...] -- PROGRAM [ARGS...]
 #
 #   --nodes N            nodes (default 2, at most 32)
@@ -46,6 +47,14 @@
 #                        network is there, the plan is the nodes' alone)
 #   --uplink-counters FILE  write the bytes each uplink carried during the job: a header
 #                        line, then "switch tx_bytes rx_bytes" per leaf (tx: out of the leaf)
+#   --launcher mpirun|srun  mpirun (default) through the rsh agent, or a real Slurm on the
+#                        nodes: a munged of the cluster's own, slurmctld on node 0, a slurmd
+#                        on every node (proctrack/linuxproc, task/none; with --switches the
+#                        tree topology plugin, so srun gives every task its
+#                        SLURM_TOPOLOGY_ADDR), and the job run by `srun --mpi=pmix` (Debian's
+#                        Slurm 22.05 launches Open MPI through PMIx, not pmi2), the ranks
+#                        placed by --map-by or the uneven counts through a host file
+#                        (--distribution=arbitrary). Needs slurm-wlm and munge; Open MPI only
 #
 # Nodes are hcart-<pid>-n<k> (host name node<k>), the switch hcart-<pid>-sw; node k has the
 # address 10.213.0.<k+1>/24 on its eth0 (the documented range: 10.213.0.0/24, which exists
@@ -61,7 +70,7 @@ usage_error() {
 }
 
 nodes=2 nodes_given=0 ranks_per_node=1 map_by=slot rankfile="" rate="" burst=64kb counters="" mpirun="" flags=()
-switches="" uplink_rate="" topology=file uplink_counters=""
+switches="" uplink_rate="" topology=file uplink_counters="" use_srun=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --nodes) nodes=${2:-}; nodes_given=1; shift 2 || usage_error "--nodes needs a value" ;;
@@ -77,8 +86,14 @@ while [ $# -gt 0 ]; do
     --uplink-rate) uplink_rate=${2:-}; shift 2 || usage_error "--uplink-rate needs a value" ;;
     --topology) topology=${2:-}; shift 2 || usage_error "--topology needs a value" ;;
     --uplink-counters) uplink_counters=${2:-}; shift 2 || usage_error "--uplink-counters needs a file" ;;
+    --launcher)
+      case "${2:-}" in
+        mpirun) use_srun=0 ;; srun) use_srun=1 ;;
+        *) usage_error "--launcher '${2:-}': expected mpirun or srun" ;;
+      esac
+      shift 2 ;;
     --) shift; break ;;
-    *) usage_error "unknown option '$1' (expected --nodes, --ranks-per-node, --map-by, --rankfile, --rate, --burst, --counters, --mpirun, --mpirun-flag, --switches, --uplink-rate, --topology, --uplink-counters, then -- PROGRAM)" ;;
+    *) usage_error "unknown option '$1' (expected --nodes, --ranks-per-node, --map-by, --rankfile, --rate, --burst, --counters, --mpirun, --mpirun-flag, --switches, --uplink-rate, --topology, --uplink-counters, --launcher, then -- PROGRAM)" ;;
   esac
 done
 [ $# -gt 0 ] || usage_error "no program: expected -- PROGRAM [ARGS...] after the options"
@@ -151,6 +166,14 @@ if ! grep -Eq "Open MPI|OpenRTE" <<<"$mpirun_version"; then
     usage_error "--mpirun '$mpirun' is neither Open MPI's mpirun nor MPICH's Hydra mpiexec (the cluster launches through an rsh agent)"
   launcher=hydra
 fi
+if [ "$use_srun" = 1 ]; then
+  [ "$launcher" = openmpi ] || usage_error "--launcher srun launches Open MPI programs (through PMIx)"
+  [ -z "$rankfile" ] || usage_error "--launcher srun takes --map-by or uneven counts, not --rankfile"
+  for tool in slurmctld slurmd srun sinfo munged; do
+    command -v "$tool" >/dev/null ||
+      usage_error "--launcher srun: '$tool' not found: install slurm-wlm and munge (apt-get install slurm-wlm munge)"
+  done
+fi
 if [ -n "$counters" ]; then
   : >"$counters" 2>/dev/null || usage_error "--counters '$counters': cannot write this file"
 fi
@@ -165,12 +188,18 @@ made=()
 
 teardown() {
   local ns
+  # The cluster's own munged (--launcher srun) runs outside the namespaces.
+  [ -f "$workdir/munged.pid" ] && kill "$(cat "$workdir/munged.pid")" 2>/dev/null
   for ns in "${made[@]}"; do
     # Leftover processes of an interrupted job first, then the namespace (its links go too).
     ip netns pids "$ns" 2>/dev/null | xargs -r kill -KILL 2>/dev/null
     ip netns delete "$ns" 2>/dev/null
   done
   made=()
+  # HCART_CLUSTER_LOGS=DIR keeps the daemons' logs (--launcher srun) for a post-mortem.
+  if [ -n "${HCART_CLUSTER_LOGS:-}" ]; then
+    mkdir -p "$HCART_CLUSTER_LOGS" && cp "$workdir"/*.log "$workdir"/*.out "$workdir"/*.conf "$HCART_CLUSTER_LOGS"/ 2>/dev/null
+  fi
   rm -rf "$workdir"
 }
 trap teardown EXIT
@@ -304,12 +333,110 @@ if [ "$launcher" = hydra ]; then
   mpi_flags=("${placement[@]}" -n "$ranks" -launcher rsh -launcher-exec "$workdir/agent" -iface eth0)
 fi
 
+# A real Slurm on the nodes (--launcher srun): its own munged and key, slurmctld on node 0,
+# a slurmd per node under the node's host name, everything in the temporary folder.
+start_slurm() {
+  local k most=1 topology_plugin=topology/none
+  for count in "${slots[@]}"; do [ "$count" -gt "$most" ] && most=$count; done
+  [ "$leaves" -gt 0 ] && [ "$topology" != none ] && topology_plugin=topology/tree
+  dd if=/dev/urandom of="$workdir/munge.key" bs=1024 count=1 status=none && chmod 400 "$workdir/munge.key" || return 1
+  munged --force --socket="$workdir/munge.socket" --key-file="$workdir/munge.key" \
+    --pid-file="$workdir/munged.pid" --log-file="$workdir/munged.log" \
+    --seed-file="$workdir/munged.seed" || return 1
+  mkdir -p "$workdir/slurmctld" || return 1
+  {
+    echo "ClusterName=hcart"
+    echo "SlurmctldHost=node0($(address 0))"
+    echo "SlurmUser=root"
+    echo "SlurmdUser=root"
+    echo "AuthType=auth/munge"
+    echo "AuthInfo=socket=$workdir/munge.socket"
+    echo "CredType=cred/munge"
+    echo "ProctrackType=proctrack/linuxproc"
+    echo "TaskPlugin=task/none"
+    echo "JobAcctGatherType=jobacct_gather/none"
+    echo "TopologyPlugin=$topology_plugin"
+    echo "MpiDefault=pmix"
+    echo "SchedulerType=sched/builtin"
+    echo "SelectType=select/linear"
+    echo "SlurmdParameters=config_overrides"
+    echo "ReturnToService=2"
+    echo "StateSaveLocation=$workdir/slurmctld"
+    echo "SlurmdSpoolDir=$workdir/slurmd-%n"
+    echo "SlurmctldPidFile=$workdir/slurmctld.pid"
+    echo "SlurmdPidFile=$workdir/slurmd-%n.pid"
+    echo "SlurmctldLogFile=$workdir/slurmctld.log"
+    echo "SlurmdLogFile=$workdir/slurmd-%n.log"
+    echo "SlurmctldPort=6817"
+    echo "SlurmdPort=6818"
+    for ((k = 0; k < nodes; k++)); do
+      echo "NodeName=node$k NodeAddr=$(address $k) CPUs=$most State=UNKNOWN"
+    done
+    echo "PartitionName=all Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE"
+  } >"$workdir/slurm.conf"
+  # slurmd loads a cgroup plugin even with proctrack/linuxproc: the v1 hierarchy, nothing
+  # constrained (a container's /sys/fs/cgroup is often a tmpfs of v1 controllers).
+  printf 'CgroupPlugin=cgroup/v1\nCgroupMountpoint=/sys/fs/cgroup\nCgroupAutomount=no\n' >"$workdir/cgroup.conf"
+  # PMIx's client folders are named by the job step alone: on nodes sharing one file system
+  # they would collide, so every node's slurmd sees a folder of its own there (a bind mount
+  # in a mount namespace of its own).
+  echo "PMIxCliTmpDirBase=$workdir/pmix" >"$workdir/mpi.conf"
+  mkdir -p "$workdir/pmix" || return 1
+  for ((k = 0; k < nodes; k++)); do mkdir -p "$workdir/pmix-$k" "$workdir/slurmd-node$k" || return 1; done
+  export SLURM_CONF="$workdir/slurm.conf"
+  ip netns exec "$(node_ns 0)" unshare --uts /bin/sh -c "hostname node0 && exec slurmctld -D -i" \
+    >"$workdir/slurmctld.out" 2>&1 &
+  disown # the teardown kills the namespaces' processes: no job-control notice
+  for ((k = 0; k < nodes; k++)); do
+    ip netns exec "$(node_ns $k)" unshare --uts --mount /bin/sh -c \
+      "mount --bind $workdir/pmix-$k $workdir/pmix && hostname node$k && exec slurmd -D -N node$k" \
+      >"$workdir/slurmd-$k.out" 2>&1 &
+    disown
+  done
+  # Ready when every node is idle (30 s at most).
+  local tries
+  for ((tries = 0; tries < 60; tries++)); do
+    [ "$(ip netns exec "$(node_ns 0)" sinfo -h -o '%T' -N 2>/dev/null | grep -c '^idle')" -eq "$nodes" ] && return 0
+    sleep 0.5
+  done
+  echo "Slurm did not come up: $(ip netns exec "$(node_ns 0)" sinfo -N 2>&1 | tail -n +2 | tr '\n' ';') node0's slurmd: $(tail -n 3 "$workdir/slurmd-node0.log" "$workdir/slurmd-0.out" 2>/dev/null | tr '\n' ';')"
+  return 1
+}
+
+srun_command=()
+if [ "$use_srun" = 1 ]; then
+  start_slurm >"$workdir/slurm-up.log" 2>&1 || usage_error "could not start Slurm: $(tail -n 1 "$workdir/slurm-up.log")"
+  # One host per rank, in rank order: the launcher's placement, or the uneven counts.
+  {
+    if [ "$map_by" = slot ]; then
+      for ((k = 0; k < nodes; k++)); do for ((i = 0; i < ${slots[$k]}; i++)); do echo "node$k"; done; done
+    else
+      filled=() left=$ranks
+      for ((k = 0; k < nodes; k++)); do filled+=(0); done
+      while [ "$left" -gt 0 ]; do
+        for ((k = 0; k < nodes; k++)); do
+          [ "${filled[$k]}" -lt "${slots[$k]}" ] && { echo "node$k"; filled[$k]=$((filled[k] + 1)); left=$((left - 1)); }
+        done
+      done
+    fi
+  } >"$workdir/hostfile"
+  srun_env="SLURM_HOSTFILE=$workdir/hostfile OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=10.213.0.0/24 OMPI_MCA_oob_tcp_if_include=10.213.0.0/24 OMPI_MCA_mpi_yield_when_idle=1"
+  [ "$leaves" -gt 0 ] && [ "$topology" = file ] && srun_env+=" HCART_TOPOLOGY_FILE=$workdir/topology.conf"
+  srun_command=(env $srun_env srun --mpi=pmix -N "$nodes" -n "$ranks" --distribution=arbitrary --overcommit)
+fi
+
 [ -n "$counters" ] && read_counters "$workdir/before"
 [ -n "$uplink_counters" ] && read_uplinks "$workdir/up-before"
-node0_env=""
-[ "$leaves" -gt 0 ] && node0_env=". $workdir/env0 && "
-ip netns exec "$(node_ns 0)" unshare --uts /bin/sh -c "hostname node0 && $node0_env"'exec "$@"' mpirun \
-  "$mpirun" "${mpi_flags[@]}" "${flags[@]}" "$@"
+if [ "$use_srun" = 1 ]; then
+  # Slurm's tree plugin gives the tasks their switches itself (--topology slurm).
+  ip netns exec "$(node_ns 0)" unshare --uts /bin/sh -c 'hostname node0 && exec "$@"' srun \
+    "${srun_command[@]}" "$@"
+else
+  node0_env=""
+  [ "$leaves" -gt 0 ] && node0_env=". $workdir/env0 && "
+  ip netns exec "$(node_ns 0)" unshare --uts /bin/sh -c "hostname node0 && $node0_env"'exec "$@"' mpirun \
+    "$mpirun" "${mpi_flags[@]}" "${flags[@]}" "$@"
+fi
 status=$?
 if [ -n "$uplink_counters" ]; then
   read_uplinks "$workdir/up-after"

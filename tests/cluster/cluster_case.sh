@@ -31,6 +31,15 @@ probe="hcart-probe-$$"
 ip netns add "$probe" 2>/dev/null || skip "this machine cannot make network namespaces ('ip netns add' failed)"
 ip netns delete "$probe"
 
+# HCART_CLUSTER_LAUNCHER=srun runs the case under a real Slurm on the nodes
+# (scripts/cluster.sh --launcher srun); the default is mpirun through the rsh agent.
+launcher=${HCART_CLUSTER_LAUNCHER:-mpirun}
+if [ "$launcher" = srun ]; then
+  for tool in slurmctld slurmd srun munged; do
+    command -v "$tool" >/dev/null || skip "'$tool' not found: the srun cases need slurm-wlm and munge"
+  done
+fi
+
 unset HCART_MACHINE # the node level must come from MPI
 rm -rf "$scratch" && mkdir -p "$scratch" || exit 1
 failures=0
@@ -45,7 +54,7 @@ run_on() {
   local nodes=$1 rpn=$2 map=$3 log=$4
   shift 4
   "$source/scripts/cluster.sh" --nodes "$nodes" --ranks-per-node "$rpn" --map-by "$map" \
-    --mpirun "$mpirun" "$@" >"$log" 2>&1
+    --mpirun "$mpirun" --launcher "$launcher" "$@" >"$log" 2>&1
 }
 
 # The node of every rank (one line) under a placement: slot fills node 0 first, node deals
@@ -395,7 +404,7 @@ EOF
 # shaped narrower than the node links), told to the job by a topology file or by Slurm's
 # per-task address (scripts/cluster.sh --switches).
 case_network() {
-  local spec nodes rpn map switches topology want log own
+  local spec nodes rpn map switches topology want log own per
   # Detection: the switch level from either source, block and round-robin launches, an
   # uneven tree (3 nodes of 4, 4 and 2 ranks, 2 under one switch).
   for spec in "4 2 slot 2 file switch:2_node:2" "4 2 node 2 slurm switch:2_node:2" \
@@ -409,6 +418,20 @@ case_network() {
     grep -Fq "machine $want " <<<"$own" ||
       { head -n 5 "$log"; fail "hcart-machine did not detect '$want' ($nodes x $rpn, $map, switches $switches from $topology)"; }
     grep -q "note: network levels from" "$log" || fail "no note on the network levels ($topology)"
+    # Every rank's switch and node within it, from the launcher's placement and the tree.
+    local r node_of switch_of k first
+    read -r -a node_of <<<"$(expected_nodes "$nodes" "$rpn" "$map")"
+    switch_of=() first=()
+    if [[ "$switches" == *,* ]]; then IFS=, read -r -a per <<<"$switches"; else
+      per=(); for ((k = 0; k < switches; k++)); do per+=($((nodes / switches))); done; fi
+    for ((k = 0; k < ${#per[@]}; k++)); do
+      for ((r = 0; r < ${per[$k]}; r++)); do switch_of+=("$k"); first+=("$((${#switch_of[@]} - 1 - r))"); done
+    done
+    for ((r = 0; r < $(total_ranks "$nodes" "$rpn"); r++)); do
+      k=${node_of[$r]}
+      grep -q "^  rank $r: switch ${switch_of[$k]} node $((k - ${first[$k]})) " "$log" ||
+        fail "hcart-machine: rank $r is not on switch ${switch_of[$k]}, node $((k - ${first[$k]})) ($nodes x $rpn, $map, switches $switches)"
+    done
   done
 
   # Traffic: Jacobi3D on 2 switches x 2 nodes x 2 ranks, 64x256x512 cells, where the plan

@@ -317,6 +317,15 @@ TEST(Machine, WithNetworkRenumbersNodesByTheirUnits) {
   EXPECT_EQ(runs.kind_count(), 1);
   EXPECT_THROW(nodes.with_network({"switch"}, {{0}, {0}, {1}}), hcart::InputError);
   EXPECT_THROW(nodes.with_network({"node"}, {{0}, {0}, {1}, {1}}), hcart::InputError);
+  EXPECT_THROW(runs.with_network({"group"}, {{0}, {0}}), hcart::InputError); // has a network
+  // Without the network: the same world ranks on the same nodes.
+  const Machine back = m.without_network();
+  EXPECT_EQ(back.node_level(), 0);
+  EXPECT_EQ(back.to_string(), "node:[2x2,4x2] core:4");
+  for (std::int64_t r = 0; r < m.ranks(); ++r) {
+    const auto u = m.unit_indices(r);
+    EXPECT_EQ(back.unit_indices(r), (Factors{u[0] * 2 + u[1], u[2]})) << r;
+  }
   try {
     nodes.with_network({"group", "switch"}, {{0, 5}, {1, 5}, {1, 6}, {1, 6}});
     ADD_FAILURE() << "units that do not nest";

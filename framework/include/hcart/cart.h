@@ -19,8 +19,9 @@
  * Info keys (MPI_INFO_NULL for none; a key that starts with "hcart_" and is not one of
  * these is an error, other keys are ignored):
  *   hcart_strategy   hierarchical (default), weighted, levelwise, manual or mpi
- *   hcart_machine    a synthetic machine, e.g. "node:4 socket:2 core:8" or "node:[4,4,2]"
- *                    (default: $HCART_MACHINE, else the machine detected from comm_old)
+ *   hcart_machine    a synthetic machine, e.g. "node:4 socket:2 core:8", "node:[4,4,2]" or
+ *                    "switch:2 node:4 core:8" (default: $HCART_MACHINE, else the machine
+ *                    detected from comm_old, with switch levels from Slurm or a topology file)
  *   hcart_placement  block (default) or round-robin: how a synthetic machine numbers ranks
  *   hcart_equal_blocks  true or false (default): HCART_Cart_mesh_create considers only
  *                    grids whose dims divide global_sizes (blocks of one size), and fails

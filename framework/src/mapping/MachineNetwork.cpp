@@ -24,6 +24,8 @@ Machine Machine::with_network(const std::vector<std::string>& names,
   const std::int64_t nodes = m_levels[0].size;
   const std::size_t nl = names.size();
   HCART_REQUIRE(nl >= 1, "hcart::Machine::with_network: no network levels, expected at least one");
+  HCART_REQUIRE(m_node_level == 0, "hcart::Machine::with_network: machine '"
+                                       << to_string() << "' has network levels already");
   HCART_REQUIRE(static_cast<std::int64_t>(node_units.size()) == nodes,
                 "hcart::Machine::with_network: units for " << node_units.size()
                                                            << " nodes, expected the " << nodes
