@@ -292,7 +292,8 @@ def summarise(args, rows, report):
         return
     print(f"\nover the {args.repeat} repeats: median of the measured medians, median of the "
           f"predictions (each repeat calibrated on its own), and the range of the repeats' errors")
-    header = (f"{'layout':>6} {'mesh':>14} {'strategy':>12} {'dims':>7} {'busiest node':>12} "
+    top = "switch" if args.switches else "node"
+    header = (f"{'layout':>6} {'mesh':>14} {'strategy':>12} {'dims':>7} {'busiest ' + top:>14} "
               f"{'measured':>10} {'predicted':>10} {'error':>7} {'repeats':>17}")
     print(header)
     print("-" * len(header))
@@ -304,7 +305,7 @@ def summarise(args, rows, report):
         each = [p / m - 1 for p, m in zip(row["predicted"], row["measured"])]
         errors.append(error)
         print(f"{layout:>6} {mesh:>14} {method:>12} {'x'.join(map(str, row['dims'])):>7} "
-              f"{human(row['busiest']):>12} {1e3 * measured:7.1f} ms {1e3 * predicted:7.1f} ms "
+              f"{human(row['busiest']):>14} {1e3 * measured:7.1f} ms {1e3 * predicted:7.1f} ms "
               f"{100 * error:+6.1f}% {100 * min(each):+6.1f}% to {100 * max(each):+6.1f}%")
         entry = {"layout": layout, "mesh": mesh, "method": method, "dims": row["dims"],
                  "busiest_node_bytes": row["busiest"], "measured_seconds": measured,

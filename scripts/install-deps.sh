@@ -27,6 +27,7 @@ packages=(
   libtoml11-dev libcli11-dev nlohmann-json3-dev
   python3-h5py python3-matplotlib     # docs/plot_slice.py (run with /usr/bin/python3)
   iproute2 util-linux                 # scripts/cluster.sh and the cluster tests (ip, tc, unshare)
+  slurm-wlm munge                     # scripts/cluster.sh --launcher srun (cluster.srun.* tests)
   libscotch-dev                       # hcart-bench-uneven's reference mapper (a benchmark only)
   gfortran                            # the Fortran module hcart (a build without it says so)
 )

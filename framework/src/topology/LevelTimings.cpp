@@ -144,12 +144,21 @@ MachineTimings measure_level_timings(MPI_Comm comm, const Machine& machine,
     HCART_MPI_CHECK(MPI_Comm_rank(levels.unit(l), &place));
     HCART_MPI_CHECK(MPI_Comm_size(levels.unit(l), &unit_ranks));
     // On an uneven level every rank sends the same (partners must agree on the sizes), and
-    // a sample counts what the fullest unit sends.
+    // a sample counts what the busiest unit sends (below).
     HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &unit_ranks, 1, MPI_INT, MPI_MAX, comm));
     MPI_Comm partners_handle = MPI_COMM_NULL;
     HCART_MPI_CHECK(
         MPI_Comm_split(parent, place, static_cast<int>(levels.unit_index(l)), &partners_handle));
     const Communicator partners(partners_handle);
+    // What the busiest unit really sends: its ranks that have a partner. On a level of two
+    // unequal units (a switch of 8 ranks and one of 4) the fuller unit's extra places have
+    // none; counting them would read the link as twice as fast as it is.
+    int partner_count = 1;
+    HCART_MPI_CHECK(MPI_Comm_size(partners.get(), &partner_count));
+    int active = partner_count >= 2 ? 1 : 0;
+    HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &active, 1, MPI_INT, MPI_SUM, levels.unit(l)));
+    HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &active, 1, MPI_INT, MPI_MAX, comm));
+    unit_ranks = std::max(active, 1);
     // The same places in units 0 and 1 alone (levels of 3 units or more): the pair curve.
     MPI_Comm pair_handle = MPI_COMM_NULL;
     const bool pairs = levels.units(l) >= 3;
