@@ -260,14 +260,14 @@ def run_once(args, layouts, ratios, bits, repeat, tmp, report, rows):
                     entry["ranked_as_measured"] = measured == predicted
                     if measured != predicted:
                         misranked.append(f"{label(nodes, ranks)} {mesh}")
-                        print(f"{nodes}x{ranks:<4} {mesh:>14} ranked differently: measured "
+                        print(f"{label(nodes, ranks):<6} {mesh:>14} ranked differently: measured "
                               f"{' < '.join(measured)}, predicted {' < '.join(predicted)}")
             busiest = max(link["tx_bytes"] for link in result["links"])
             total = sum(link["tx_bytes"] for link in result["links"])
-            print(f"{nodes}x{ranks:<4} the job's links: {human(total)} sent in all, the busiest "
+            print(f"{label(nodes, ranks):<6} the job's links: {human(total)} sent in all, the busiest "
                   f"{human(busiest)}")
             if "uplinks" in result:
-                print(f"{nodes}x{ranks:<4} the job's uplinks: " + ", ".join(
+                print(f"{label(nodes, ranks):<6} the job's uplinks: " + ", ".join(
                     f"switch {u['switch']} {human(u['tx_bytes'])} out" for u in result["uplinks"]))
     if args.calibrate and errors:
         print(model_line(errors, misranked))
