@@ -367,6 +367,9 @@ start_slurm() {
     echo "SlurmdPidFile=$workdir/slurmd-%n.pid"
     echo "SlurmctldLogFile=$workdir/slurmctld.log"
     echo "SlurmdLogFile=$workdir/slurmd-%n.log"
+    # Generous timeouts: every node's daemons and ranks share this machine's few cores.
+    echo "MessageTimeout=60"
+    echo "SlurmdTimeout=300"
     echo "SlurmctldPort=6817"
     echo "SlurmdPort=6818"
     for ((k = 0; k < nodes; k++)); do
