@@ -247,6 +247,21 @@ print(next(l["bytes"] for l in levels if l["name"] == sys.argv[2]))' "$1" "$2"
 # uplinks (--uplink-counters: the same columns).
 link_bytes() { awk 'NR > 1 {s += $3} END {print s}' "$1"; }
 
+# within_3_percent WHAT COUNTED SENT LEVEL LINKS: what the LINKS sent (the kernel's
+# counters) must lie within 0% and +3% of hcart's count of the LEVEL's bytes (headers and
+# ACKs on top of the halo bytes); prints both, and FAIL with exit 1 when not.
+within_3_percent() {
+  /usr/bin/python3 - "$@" <<'EOF'
+import sys
+what, counted, sent, level, links = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
+over = (sent - counted) / counted if counted else float("inf")
+print(f"{what}: hcart's {level} bytes {counted}, the {links} sent {sent}, {100 * over:+.2f}%")
+if counted <= 0 or not 0 <= over <= 0.03:
+    print(f"FAIL: {what}: the {links}' bytes are not within 0% to +3% of hcart's {level}-level count")
+    sys.exit(1)
+EOF
+}
+
 # traffic APP DECK LABEL NODES RPN SHORT LONG SET...: for each strategy, two runs on the
 # layout NODES x RPN (map-by slot) differing only in the number of steps; what the links
 # carried between them against hcart's node-level count. The links' bytes of each strategy
@@ -269,15 +284,7 @@ traffic() {
     hcart=$(($(json_node_bytes "$b/report.json") - $(json_node_bytes "$a/report.json")))
     link=$(($(link_bytes "$b.counters") - $(link_bytes "$a.counters")))
     link_of[$strategy]=$link
-    /usr/bin/python3 - "$app $label $strategy" "$hcart" "$link" <<'EOF' || failures=$((failures + 1))
-import sys
-what, hcart, link = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-over = (link - hcart) / hcart if hcart else float("inf")
-print(f"{what}: hcart's node bytes {hcart}, the links sent {link}, {100 * over:+.2f}%")
-if hcart <= 0 or not 0 <= over <= 0.03:
-    print(f"FAIL: {what}: the links' bytes are not within 0% to +3% of hcart's node-level count")
-    sys.exit(1)
-EOF
+    within_3_percent "$app $label $strategy" "$hcart" "$link" node links || failures=$((failures + 1))
   done
 }
 
@@ -458,15 +465,8 @@ case_network() {
     up_of[$strategy]=$up
     [ "$strategy" = nodes-only ] && continue
     model=$(($(json_level_bytes "$b/report.json" switch) - $(json_level_bytes "$a/report.json" switch)))
-    /usr/bin/python3 - "jacobi3d on switches, $strategy" "$model" "$up" <<'EOF' || failures=$((failures + 1))
-import sys
-what, model, up = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-over = (up - model) / model if model else float("inf")
-print(f"{what}: hcart's switch bytes {model}, the uplinks sent {up}, {100 * over:+.2f}%")
-if model <= 0 or not 0 <= over <= 0.03:
-    print(f"FAIL: {what}: the uplinks' bytes are not within 0% to +3% of hcart's switch-level count")
-    sys.exit(1)
-EOF
+    within_3_percent "jacobi3d on switches, $strategy" "$model" "$up" switch uplinks ||
+      failures=$((failures + 1))
   done
   echo "uplink bytes: with the switch level ${up_of[hierarchical]}, the nodes-only plan ${up_of[nodes-only]}"
   [ "${up_of[hierarchical]}" -lt "${up_of[nodes-only]}" ] ||

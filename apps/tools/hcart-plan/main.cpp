@@ -113,8 +113,9 @@ int main(int argc, char* argv[]) {
     cost->excludes(weights);
     app.add_option("--periodic", periodic_text, "periodic flags per direction, e.g. 0,0,1");
     app.add_option("--machine", machine_text,
-                   "machine levels, coarse first, e.g. \"node:8 socket:2 core:16\" (required "
-                   "unless --machine-file gives it)");
+                   "machine levels, coarse first, e.g. \"node:8 socket:2 core:16\", with "
+                   "switches \"switch:2 node:4 core:16\" (required unless --machine-file "
+                   "gives it)");
     app.add_option("--machine-file", machine_file,
                    "measured figures (hcart-machine --measure): predict each strategy's "
                    "exchange time; its machine unless --machine is given");
