@@ -45,15 +45,15 @@ Machine Machine::with_network(const std::vector<std::string>& names,
                                                   << " units, expected one per network level ("
                                                   << nl << ")");
     for (std::size_t k = 0; k <= nl; ++k) {
-      const std::int64_t id = k < nl ? node_units[u][k] : u;
       const std::int64_t parent = k == 0 ? -1 : node_units[u][k - 1];
-      HCART_REQUIRE(id >= 0, "hcart::Machine::with_network: node "
-                                 << u << " is in unit " << id << " of level '" << names[k]
-                                 << "', expected an id >= 0");
       if (k == nl) { // the node itself: its index in its lowest unit
         path[u][k] = children[k][parent]++;
         continue;
       }
+      const std::int64_t id = node_units[u][k];
+      HCART_REQUIRE(id >= 0, "hcart::Machine::with_network: node "
+                                 << u << " is in unit " << id << " of level '" << names[k]
+                                 << "', expected an id >= 0");
       const auto [it, fresh] = units[k].emplace(id, Unit{parent, 0});
       if (fresh) it->second.index = children[k][parent]++;
       HCART_REQUIRE(it->second.parent == parent,
