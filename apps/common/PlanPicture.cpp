@@ -1,7 +1,6 @@
 #include "PlanPicture.hpp"
 
 #include "LaunchFile.hpp"
-
 #include "Text.hpp"
 
 #include <hcart/core/Error.hpp>
@@ -151,8 +150,8 @@ std::string plan_svg(const PlanRequest& request, const std::vector<PlanOutcome>&
       const bool unit = level > node_level;
       const std::string name = unit ? "unit" : request.machine.levels()[level].name;
       const double width = unit ? 0.75 : 2.0 + 1.5 * (node_level - level);
-      svg << "<line class=\"" << name << "-edge\" x1=\"" << x1 << "\" y1=\"" << y1
-          << "\" x2=\"" << x2 << "\" y2=\"" << y2 << "\" stroke=\"" << (unit ? "#555" : "black")
+      svg << "<line class=\"" << name << "-edge\" x1=\"" << x1 << "\" y1=\"" << y1 << "\" x2=\""
+          << x2 << "\" y2=\"" << y2 << "\" stroke=\"" << (unit ? "#555" : "black")
           << "\" stroke-width=\"" << width << "\"/>\n";
     };
     for (std::int64_t i = 0; i < rows; ++i) {

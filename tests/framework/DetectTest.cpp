@@ -5,13 +5,12 @@
 
 #include <gtest/gtest.h>
 
-#include <sched.h>
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <sched.h>
 #include <string>
+#include <unistd.h>
 
 // hwloc's reading of the binding against the kernel's (the launcher binds the ranks to one
 // core each, or not at all when oversubscribed).
@@ -87,7 +86,9 @@ TEST(Detect, NetworkOfOneNodeIsNoLevel) {
       hcart::detect_machine(MPI_COMM_WORLD);
       ADD_FAILURE() << "a malformed topology file was accepted";
     } catch (const hcart::InputError& e) {
-      EXPECT_NE(std::string(e.what()).find("topology file '" + file + "' line 1: hostlist 'n[0-'"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("topology file '" + file + "' line 1: hostlist 'n[0-'"),
+                std::string::npos)
+          << e.what();
     }
   }
   MPI_Barrier(MPI_COMM_WORLD);

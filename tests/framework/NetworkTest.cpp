@@ -82,9 +82,8 @@ TEST(Network, LevelsFromPaths) {
   EXPECT_EQ(net.names, Strings{"switch"});
   EXPECT_EQ(net.node_units, (Units{{0}, {1}, {0}}));
   // Three levels of several units: groups above the switch.
-  net = hcart::network_levels({{"a", "g0", "s0"}, {"a", "g0", "s1"}, {"b", "g1", "s2"},
-                               {"b", "g2", "s3"}},
-                              &note);
+  net = hcart::network_levels(
+      {{"a", "g0", "s0"}, {"a", "g0", "s1"}, {"b", "g1", "s2"}, {"b", "g2", "s3"}}, &note);
   EXPECT_EQ(net.names, (Strings{"group2", "group", "switch"}));
   EXPECT_EQ(net.node_units, (Units{{0, 0, 0}, {0, 0, 1}, {1, 1, 2}, {1, 2, 3}}));
   EXPECT_EQ(hcart::Machine::parse("group2:2 group:[1,2] switch:[2,1,1] node:[1x4]").ranks(), 4);
@@ -105,9 +104,8 @@ TEST(Network, LevelsFromPaths) {
 TEST(Network, LevelsAboveDetectedNodes) {
   const hcart::Machine nodes = hcart::Machine::parse("node:[4,4,2,2] socket:2 core:2");
   std::string note;
-  const auto net = hcart::network_levels({{"top", "s1"}, {"top", "s0"}, {"top", "s1"},
-                                          {"top", "s0"}},
-                                         &note);
+  const auto net =
+      hcart::network_levels({{"top", "s1"}, {"top", "s0"}, {"top", "s1"}, {"top", "s0"}}, &note);
   const hcart::Machine m = nodes.with_network(net.names, net.node_units);
   EXPECT_EQ(m.to_string(), "switch:2 node:[4,2,4,2] socket:2 core:2");
   EXPECT_EQ(m.node_level(), 1);

@@ -319,10 +319,10 @@ TEST(PlanSearch, WiderRegionSearchIsNeverWorse) {
 TEST(PlanSearch, SwitchLevelsArePlannedFirst) {
   const auto cases = mesh_cases();
   int checked = 0, lighter = 0;
-  for (const char* text : {"switch:2 node:2 core:2", "switch:2 node:2 core:4", "switch:2 node:4 core:2",
-                           "switch:3 node:2 core:4", "switch:2 node:3 core:2",
-                           "switch:4 node:2 socket:2 core:2", "group:2 switch:2 node:2 core:2",
-                           "switch:2 node:4 core:6", "switch:3 node:4 core:4"}) {
+  for (const char* text :
+       {"switch:2 node:2 core:2", "switch:2 node:2 core:4", "switch:2 node:4 core:2",
+        "switch:3 node:2 core:4", "switch:2 node:3 core:2", "switch:4 node:2 socket:2 core:2",
+        "group:2 switch:2 node:2 core:2", "switch:2 node:4 core:6", "switch:3 node:4 core:4"}) {
     const Machine m = Machine::parse(text);
     // The same ranks without the network: one level of all the nodes, then the node's.
     std::vector<hcart::MachineLevel> flat{{"node", 1}};
@@ -357,9 +357,9 @@ TEST(PlanSearch, SwitchLevelsArePlannedFirst) {
       const auto uplinks = [&](const Plan& x) {
         return hcart::traffic_model(x, m, mc.mesh, t).levels[0].max_unit_bytes;
       };
-      EXPECT_LE(uplinks(plan), uplinks(placed)) << text << " (" << plan.describe_layout()
-                                                << ") against the node plan ("
-                                                << node_plan.describe_layout() << ")";
+      EXPECT_LE(uplinks(plan), uplinks(placed))
+          << text << " (" << plan.describe_layout() << ") against the node plan ("
+          << node_plan.describe_layout() << ")";
       lighter += uplinks(plan) < uplinks(placed) ? 1 : 0;
       ++checked;
     }

@@ -456,8 +456,8 @@ Machine Machine::parse(const std::string& text, Placement placement) {
                                               : "the first (coarsest) level")
                               << " may, e.g. \"node:[4,4,2] core:4\"");
   }
-  HCART_REQUIRE(network == 0 || (static_cast<int>(levels.size()) > network &&
-                                 levels[network].name == "node"),
+  HCART_REQUIRE(network == 0 ||
+                    (static_cast<int>(levels.size()) > network && levels[network].name == "node"),
                 "machine '" << text << "': levels above the node ('" << levels[0].name
                             << "') need a node level after them, e.g. \"switch:2 node:4 "
                                "core:8\"");

@@ -27,10 +27,9 @@ Machine Machine::with_network(const std::vector<std::string>& names,
   HCART_REQUIRE(m_node_level == 0, "hcart::Machine::with_network: machine '"
                                        << to_string() << "' has network levels already");
   HCART_REQUIRE(static_cast<std::int64_t>(node_units.size()) == nodes,
-                "hcart::Machine::with_network: units for " << node_units.size()
-                                                           << " nodes, expected the " << nodes
-                                                           << " of level '" << m_levels[0].name
-                                                           << "'");
+                "hcart::Machine::with_network: units for "
+                    << node_units.size() << " nodes, expected the " << nodes << " of level '"
+                    << m_levels[0].name << "'");
   // Every unit's parent and index within it, in order of the units' lowest nodes.
   struct Unit {
     std::int64_t parent;
@@ -51,18 +50,16 @@ Machine Machine::with_network(const std::vector<std::string>& names,
         continue;
       }
       const std::int64_t id = node_units[u][k];
-      HCART_REQUIRE(id >= 0, "hcart::Machine::with_network: node "
-                                 << u << " is in unit " << id << " of level '" << names[k]
-                                 << "', expected an id >= 0");
+      HCART_REQUIRE(id >= 0, "hcart::Machine::with_network: node " << u << " is in unit " << id
+                                                                   << " of level '" << names[k]
+                                                                   << "', expected an id >= 0");
       const auto [it, fresh] = units[k].emplace(id, Unit{parent, 0});
       if (fresh) it->second.index = children[k][parent]++;
-      HCART_REQUIRE(it->second.parent == parent,
-                    "hcart::Machine::with_network: unit " << id << " of level '" << names[k]
-                                                          << "' is inside units "
-                                                          << it->second.parent << " and "
-                                                          << parent << " of level '"
-                                                          << names[k - 1]
-                                                          << "': the units must nest");
+      HCART_REQUIRE(it->second.parent == parent, "hcart::Machine::with_network: unit "
+                                                     << id << " of level '" << names[k]
+                                                     << "' is inside units " << it->second.parent
+                                                     << " and " << parent << " of level '"
+                                                     << names[k - 1] << "': the units must nest");
       path[u][k] = it->second.index;
     }
   }
@@ -223,21 +220,20 @@ Machine network_machine(const std::string& text, const std::vector<MachineLevel>
   for (std::size_t k = 1; k <= nl; ++k) {
     std::vector<std::int64_t> held; // what each unit of level k-1 holds of level k
     if (!lists[k - 1].empty()) {
-      HCART_REQUIRE(!lists[k].empty(),
-                    "machine '" << text << "': level '" << levels[k].name
-                                << "' follows the list of '" << levels[k - 1].name
-                                << "': list its units too, e.g. " << levels[k].name << ":["
-                                << levels[k].size << "x"
-                                << std::accumulate(lists[k - 1].begin(), lists[k - 1].end(),
-                                                   std::int64_t{0})
-                                << "]");
+      HCART_REQUIRE(
+          !lists[k].empty(),
+          "machine '" << text << "': level '" << levels[k].name << "' follows the list of '"
+                      << levels[k - 1].name << "': list its units too, e.g. " << levels[k].name
+                      << ":[" << levels[k].size << "x"
+                      << std::accumulate(lists[k - 1].begin(), lists[k - 1].end(), std::int64_t{0})
+                      << "]");
       held = lists[k - 1];
     } else if (!lists[k].empty()) { // counted units sharing the listed ones evenly
       const auto n = static_cast<std::int64_t>(lists[k].size());
       HCART_REQUIRE(n % units[k - 1] == 0,
                     "machine '" << text << "': " << n << " units of '" << levels[k].name
-                                << "' do not share evenly among the " << units[k - 1]
-                                << " of '" << levels[k - 1].name << "'");
+                                << "' do not share evenly among the " << units[k - 1] << " of '"
+                                << levels[k - 1].name << "'");
       held.assign(units[k - 1], n / units[k - 1]);
     } else {
       held.assign(units[k - 1], levels[k].size);
@@ -251,9 +247,9 @@ Machine network_machine(const std::string& text, const std::vector<MachineLevel>
       total += held[u];
     }
     HCART_REQUIRE(lists[k].empty() || static_cast<std::int64_t>(lists[k].size()) == total,
-                  "machine '" << text << "': '" << levels[k].name << "' lists "
-                              << lists[k].size() << " units, but the units of '"
-                              << levels[k - 1].name << "' hold " << total);
+                  "machine '" << text << "': '" << levels[k].name << "' lists " << lists[k].size()
+                              << " units, but the units of '" << levels[k - 1].name << "' hold "
+                              << total);
     units[k] = total;
   }
   const std::vector<MachineLevel> inner(levels.begin() + network + 1, levels.end());

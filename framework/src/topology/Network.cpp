@@ -22,14 +22,15 @@ std::vector<std::string> split(const std::string& text, char separator) {
 }
 
 bool all_digits(const std::string& s) {
-  return !s.empty() &&
-         std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c));
+  });
 }
 
 } // namespace
 
-std::optional<std::vector<std::string>> slurm_switch_path(const char* address,
-                                                          const char* pattern, std::string* why) {
+std::optional<std::vector<std::string>> slurm_switch_path(const char* address, const char* pattern,
+                                                          std::string* why) {
   if (address == nullptr || *address == '\0' || pattern == nullptr || *pattern == '\0') {
     *why = "SLURM_TOPOLOGY_ADDR or SLURM_TOPOLOGY_ADDR_PATTERN is not set (no tree topology)";
     return std::nullopt;
@@ -141,9 +142,9 @@ TopologyFile read_topology_file(const std::string& path) {
     HCART_REQUIRE(!name.empty(), "topology file '" << path << "' line " << number
                                                    << ": no SwitchName=NAME, expected e.g. "
                                                       "'SwitchName=s0 Nodes=tux[0-3]'");
-    HCART_REQUIRE(switches.insert(name).second,
-                  "topology file '" << path << "' line " << number << ": switch '" << name
-                                    << "' is listed twice");
+    HCART_REQUIRE(switches.insert(name).second, "topology file '" << path << "' line " << number
+                                                                  << ": switch '" << name
+                                                                  << "' is listed twice");
     const auto hosts_of = [&](const std::string& list) {
       try {
         return expand_hostlist(list);
@@ -156,8 +157,8 @@ TopologyFile read_topology_file(const std::string& path) {
       for (const std::string& host : hosts_of(nodes)) {
         HCART_REQUIRE(topo.node_switch.emplace(host, name).second,
                       "topology file '" << path << "' line " << number << ": node '" << host
-                                        << "' is under two switches ('"
-                                        << topo.node_switch[host] << "' and '" << name << "')");
+                                        << "' is under two switches ('" << topo.node_switch[host]
+                                        << "' and '" << name << "')");
       }
     }
     if (!children.empty()) {
@@ -171,9 +172,9 @@ TopologyFile read_topology_file(const std::string& path) {
     }
   }
   for (const auto& [child, number] : child_switches)
-    HCART_REQUIRE(switches.count(child) == 1, "topology file '" << path << "' line " << number
-                                                                << ": Switches= names '" << child
-                                                                << "', which has no SwitchName line");
+    HCART_REQUIRE(switches.count(child) == 1,
+                  "topology file '" << path << "' line " << number << ": Switches= names '" << child
+                                    << "', which has no SwitchName line");
   for (const std::string& s : switches) { // no switch above itself
     std::string at = s;
     for (std::size_t steps = 0; topo.parent.count(at) == 1; ++steps) {

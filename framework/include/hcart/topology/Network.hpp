@@ -24,8 +24,8 @@ namespace hcart {
 /// \brief The switches above a node, coarse first, from Slurm's SLURM_TOPOLOGY_ADDR and
 /// SLURM_TOPOLOGY_ADDR_PATTERN (components joined by '.', the pattern naming each "switch"
 /// or "node"); nullopt, with *why saying what is missing or malformed, when there is none.
-std::optional<std::vector<std::string>> slurm_switch_path(const char* address,
-                                                          const char* pattern, std::string* why);
+std::optional<std::vector<std::string>> slurm_switch_path(const char* address, const char* pattern,
+                                                          std::string* why);
 
 /// \brief Slurm's hostlist expression: "tux[0-3,7],login1" is tux0 .. tux3, tux7, login1
 /// (ranges keep their zero padding: n[01-03] is n01, n02, n03).
