@@ -10,6 +10,20 @@ namespace {
 enum class Kind : int { none = 0, input = 1, other = 2 };
 } // namespace
 
+std::string allgather_text(MPI_Comm comm, const std::string& mine) {
+  int size = 1;
+  HCART_MPI_CHECK(MPI_Comm_size(comm, &size));
+  int length = static_cast<int>(mine.size());
+  std::vector<int> lengths(size), displs(size, 0);
+  HCART_MPI_CHECK(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm));
+  for (int r = 1; r < size; ++r)
+    displs[r] = displs[r - 1] + lengths[r - 1];
+  std::string all(static_cast<std::size_t>(displs[size - 1] + lengths[size - 1]), '\0');
+  HCART_MPI_CHECK(MPI_Allgatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(),
+                                 displs.data(), MPI_CHAR, comm));
+  return all;
+}
+
 void rethrow_agreed(MPI_Comm comm, const std::exception_ptr& local) {
   Kind kind = Kind::none;
   std::string message;

@@ -1,3 +1,4 @@
+#include <hcart/core/Collective.hpp>
 #include <hcart/core/Error.hpp>
 #include <hcart/core/ExecutionModel.hpp>
 #include <hcart/core/MpiCheck.hpp>
@@ -65,14 +66,7 @@ std::vector<Timers::Summary> Timers::summarize(MPI_Comm comm) const {
   std::string mine;
   for (const auto& [name, e] : m_entries)
     mine += name + '\n';
-  int length = static_cast<int>(mine.size());
-  std::vector<int> lengths(size), displs(size, 0);
-  HCART_MPI_CHECK(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm));
-  for (int r = 1; r < size; ++r)
-    displs[r] = displs[r - 1] + lengths[r - 1];
-  std::string all(static_cast<std::size_t>(displs[size - 1] + lengths[size - 1]), '\0');
-  HCART_MPI_CHECK(MPI_Allgatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(),
-                                 displs.data(), MPI_CHAR, comm));
+  const std::string all = impl::allgather_text(comm, mine);
   std::set<std::string> names;
   std::size_t begin = 0;
   for (std::size_t i = 0; i < all.size(); ++i) {

@@ -151,19 +151,7 @@ void add_network(DetectedHierarchy& result, MPI_Comm comm, MPI_Comm node_comm,
       blob += s + "\n";
     blob += "\x1f"; // the end of a node
   });
-  if (leaders_comm != MPI_COMM_NULL) {
-    int nodes = 1;
-    HCART_MPI_CHECK(MPI_Comm_size(leaders_comm, &nodes));
-    int length = static_cast<int>(blob.size());
-    std::vector<int> lengths(nodes), offsets(nodes, 0);
-    HCART_MPI_CHECK(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, leaders_comm));
-    for (int u = 1; u < nodes; ++u)
-      offsets[u] = offsets[u - 1] + lengths[u - 1];
-    std::string all(static_cast<std::size_t>(offsets[nodes - 1] + lengths[nodes - 1]), '\0');
-    HCART_MPI_CHECK(MPI_Allgatherv(blob.data(), length, MPI_CHAR, all.data(), lengths.data(),
-                                   offsets.data(), MPI_CHAR, leaders_comm));
-    blob = std::move(all);
-  }
+  if (leaders_comm != MPI_COMM_NULL) blob = impl::allgather_text(leaders_comm, blob);
   int length = static_cast<int>(blob.size());
   HCART_MPI_CHECK(MPI_Bcast(&length, 1, MPI_INT, 0, node_comm));
   blob.resize(length);

@@ -13,6 +13,7 @@
 #include <mpi.h>
 
 #include <exception>
+#include <string>
 #include <utility>
 
 namespace hcart {
@@ -22,6 +23,9 @@ namespace impl {
 /// throws the error of the lowest failing rank (hcart::InputError stays InputError,
 /// anything else becomes hcart::Error), marked collective.
 void rethrow_agreed(MPI_Comm comm, const std::exception_ptr& local);
+
+/// \brief Collective over `comm`: every rank's `mine`, joined in rank order, on every rank.
+std::string allgather_text(MPI_Comm comm, const std::string& mine);
 } // namespace impl
 
 /// \brief Runs `check` on every rank of `comm` and makes its outcome collective.
