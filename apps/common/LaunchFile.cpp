@@ -7,18 +7,11 @@
 namespace hcart::apps {
 
 std::vector<LaunchSlot> block_slots(const Machine& machine) {
+  const Machine nodes = machine.without_network(); // the same block numbers
   std::vector<LaunchSlot> slots(static_cast<std::size_t>(machine.ranks()));
-  std::vector<std::int64_t> last;
-  std::int64_t node = -1, slot = 0;
   for (std::int64_t b = 0; b < machine.ranks(); ++b) {
-    auto units = machine.block_units(b);
-    units.resize(static_cast<std::size_t>(machine.node_level()) + 1);
-    if (units != last) {
-      ++node;
-      slot = 0;
-    }
-    last = std::move(units);
-    slots[static_cast<std::size_t>(b)] = {node, slot++};
+    const std::int64_t node = nodes.node_of_block(b);
+    slots[static_cast<std::size_t>(b)] = {node, b - nodes.node_first_block(node)};
   }
   return slots;
 }
@@ -59,7 +52,7 @@ std::vector<std::string> parse_hosts(const std::string& text, const Machine& mac
   while (std::getline(in, name, ','))
     hosts.push_back(name);
   if (!text.empty() && text.back() == ',') hosts.push_back("");
-  const std::int64_t nodes = machine.ranks() > 0 ? block_slots(machine).back().node + 1 : 0;
+  const std::int64_t nodes = machine.without_network().levels()[0].size;
   HCART_REQUIRE(static_cast<std::int64_t>(hosts.size()) == nodes,
                 "--hosts '" << text << "': " << hosts.size() << " hosts for a machine of " << nodes
                             << " nodes (" << machine.to_string() << "), expected one per node");

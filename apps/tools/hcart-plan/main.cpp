@@ -75,16 +75,17 @@ void write_launch_files(const hcart::apps::PlanRequest& request,
               "message where a slot is missing)\n";
   // The coarsest level's figures: the nodes', or the busiest switch's above them.
   const auto& top = w.levels[0].name;
+  const std::string tops = top + (top.back() == 'h' ? "es" : "s"); // nodes, switches
   if (!placed_better) {
     report << "launch files for a code on dims " << hcart::apps::join(request.dims, "x")
            << " in world order: no placement of these dims sends less than the launch order "
               "(across "
-           << top << "s " << w.levels[0].bytes << " B per exchange, busiest " << top << " "
+           << tops << " " << w.levels[0].bytes << " B per exchange, busiest " << top << " "
            << w.levels[0].max_unit_bytes << " B), so the files keep it: they change nothing\n";
     return;
   }
   report << "launch files for a code on dims " << hcart::apps::join(request.dims, "x")
-         << " in world order: across " << top << "s " << t.levels[0].bytes
+         << " in world order: across " << tops << " " << t.levels[0].bytes
          << " B per exchange (busiest " << top << " " << t.levels[0].max_unit_bytes
          << " B) with them, " << w.levels[0].bytes << " B (busiest " << top << " "
          << w.levels[0].max_unit_bytes << " B) as launched\n";

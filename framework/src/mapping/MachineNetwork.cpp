@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
-#include <set>
 
 namespace hcart {
 
@@ -146,16 +145,13 @@ Machine Machine::with_network(const std::vector<std::string>& names,
   std::int64_t count = tops;
   for (std::size_t k = 0; k <= nl; ++k) {
     std::vector<std::int64_t> held; // per unit of level k in block order, what it holds
-    if (k < nl) {
-      std::map<std::vector<std::int64_t>, std::set<std::int64_t>> distinct;
-      for (std::int64_t u : order)
-        distinct[std::vector<std::int64_t>(path[u].begin(), path[u].begin() + k + 1)].insert(
-            path[u][k + 1]);
-      for (const auto& [key, set] : distinct)
-        held.push_back(static_cast<std::int64_t>(set.size()));
-    } else {
-      for (std::int64_t u : order)
+    for (std::size_t j = 0; j < order.size(); ++j) {
+      const std::int64_t u = order[j];
+      if (k == nl) {
         held.push_back(ranks_on_node(u));
+      } else if (j == 0 || node_units[u][k] != node_units[order[j - 1]][k]) {
+        held.push_back(children[k + 1][node_units[u][k]]); // a unit's nodes are consecutive
+      }
     }
     text += (text.empty() ? "" : " ") + levels[k].name + ":";
     if (!listed && all_units_equal(held)) {
@@ -184,21 +180,25 @@ Machine Machine::with_network(const std::vector<std::string>& names,
 Machine Machine::without_network() const {
   if (m_node_level == 0) return *this;
   const auto nl = static_cast<std::size_t>(m_node_level);
-  // Every rank's node: block order visits the nodes one after another.
-  std::map<std::vector<std::int64_t>, int> node_of;
+  // Block order visits the nodes one after another: a node's number is how many began
+  // before it, and its ranks keep their block numbers.
+  std::vector<int> node_of_block(static_cast<std::size_t>(m_ranks));
+  std::vector<std::int64_t> last;
+  int nodes = 0;
   for (std::int64_t b = 0; b < m_ranks; ++b) {
-    const auto units = block_units(b);
-    node_of.emplace(std::vector<std::int64_t>(units.begin(), units.begin() + nl + 1),
-                    static_cast<int>(node_of.size()));
+    auto units = block_units(b);
+    units.resize(nl + 1);
+    if (b == 0 || units != last) ++nodes;
+    node_of_block[b] = nodes - 1;
+    last = std::move(units);
   }
-  std::vector<MachineLevel> levels{{m_levels[nl].name, static_cast<std::int64_t>(node_of.size())}};
+  std::vector<MachineLevel> levels{{m_levels[nl].name, nodes}};
   levels.insert(levels.end(), m_levels.begin() + nl + 1, m_levels.end());
-  const std::size_t depth = levels.size();
   std::vector<int> table;
-  table.reserve(static_cast<std::size_t>(m_ranks) * depth);
+  table.reserve(static_cast<std::size_t>(m_ranks) * levels.size());
   for (std::int64_t r = 0; r < m_ranks; ++r) {
     const auto units = unit_indices(r);
-    table.push_back(node_of.at(std::vector<std::int64_t>(units.begin(), units.begin() + nl + 1)));
+    table.push_back(node_of_block[block_number(r)]);
     for (std::size_t l = nl + 1; l < units.size(); ++l)
       table.push_back(static_cast<int>(units[l]));
   }

@@ -134,8 +134,9 @@ public:
 
   /// \brief This machine as if the nodes were its top level: the network's levels dropped,
   /// the same world ranks on the same nodes (numbered in block order), the same levels
-  /// inside them. Builds a table of every rank (O(ranks)) when there is a network; *this
-  /// otherwise. For comparing a plan made for the nodes alone.
+  /// inside them, every rank's block number unchanged. Builds a table of every rank
+  /// (O(ranks)) when there is a network; *this otherwise. For comparing a plan made for the
+  /// nodes alone, and for counting the nodes below the switches.
   Machine without_network() const;
 
   /// \brief The level that holds the nodes: after the network levels (with_network, or the
