@@ -47,6 +47,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <numeric>
 #include <optional>
 
 namespace {
@@ -299,8 +300,7 @@ int main(int argc, char* argv[]) {
         const std::vector<int> same = apps::same_grid_as(grids);
         // Rounds take the strategies in turn, each round starting one further on.
         std::vector<std::size_t> order(row.size());
-        for (std::size_t q = 0; q < order.size(); ++q)
-          order[q] = q;
+        std::iota(order.begin(), order.end(), std::size_t{0});
         const auto times = apps::run_in_turn<double, std::size_t>(
             order, rounds, [&](std::size_t q, int) { return round_of(exchanges[q], repetitions); });
         for (std::size_t q = 0; q < row.size(); ++q) {

@@ -128,11 +128,8 @@ std::vector<std::string> node_switch_path(std::string* source, std::string* why)
     return path;
   }
   const char* address = std::getenv("SLURM_TOPOLOGY_ADDR");
+  if (address == nullptr) return {}; // no network named: nothing to say
   *source = "Slurm (SLURM_TOPOLOGY_ADDR)";
-  if (address == nullptr) {
-    source->clear(); // no network named: nothing to say
-    return {};
-  }
   const auto path = slurm_switch_path(address, std::getenv("SLURM_TOPOLOGY_ADDR_PATTERN"), why);
   return path ? *path : std::vector<std::string>{};
 }
