@@ -447,9 +447,8 @@ Machine Machine::parse(const std::string& text, Placement placement) {
   }
   // Lists: the node level's (its nodes' ranks) and the network's (their units' units); without
   // a network, the first level's as before ("socket:[4,2] core:2" is a machine of two nodes).
-  const int last_listing = network > 0 ? network : 0;
   for (std::size_t l = 0; l < levels.size(); ++l) {
-    HCART_REQUIRE(lists[l].empty() || static_cast<int>(l) <= last_listing,
+    HCART_REQUIRE(lists[l].empty() || static_cast<int>(l) <= network,
                   "machine '" << text << "': level '" << levels[l].name
                               << "' lists its units; only "
                               << (network > 0 ? "the network's levels and the node"
