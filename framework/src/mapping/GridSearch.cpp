@@ -156,7 +156,11 @@ std::vector<Candidate> all_level_grids(const SearchContext& context) {
   return out;
 }
 
-std::optional<Candidate> search_level_grids(const SearchContext& context, SearchStats& stats) {
+namespace {
+
+// The objective's best level grid, exactly (the plans tied at levels 0 .. l kept level
+// after level); empty when no grid fits.
+std::optional<Candidate> best_level_grid(const SearchContext& context, SearchStats& stats) {
   const int D = context.dims(), L = context.levels();
   const std::int64_t nodes = context.level_sizes[0], per_node = context.ranks / nodes;
   const std::vector<std::int64_t>& limit = context.caps;
@@ -240,6 +244,8 @@ std::optional<Candidate> search_level_grids(const SearchContext& context, Search
   }
   return best_plan;
 }
+
+} // namespace
 
 void time_level_grids(const SearchContext& context, const MachineTimings& timings,
                       const std::function<double()>& bound,
@@ -338,6 +344,51 @@ void time_level_grids(const SearchContext& context, const MachineTimings& timing
       cost.levels = {level};
       walk(d, n0, t);
     }
+  }
+}
+
+void search_level_grids(const SearchContext& context, Chooser& chooser, SearchStats& stats) {
+  std::optional<Candidate> objective = best_level_grid(context, stats);
+  if (chooser.timings() == nullptr) {
+    if (objective) chooser.offer(*objective);
+    return;
+  }
+  // By time: the objective's best is recorded (for ties and the plan's words); the grids are
+  // timed in bytes, each reaching the chooser with its objective cost.
+  if (objective) chooser.note(*objective);
+  SearchContext bytes = context;
+  bytes.problem = chooser.bytes();
+  if (chooser.closed_form()) {
+    time_level_grids(
+        bytes, *chooser.timings(), [&] { return chooser.best_seconds(); },
+        [&](const Candidate& c, double seconds) { // c.cost in bytes
+          if (compare_sums(seconds, chooser.best_seconds()) > 0) return;
+          Candidate costed = c;
+          costed.cost = level_grid_cost(context, c.level_factors);
+          chooser.offer(costed, seconds);
+        });
+    return;
+  }
+  // Bounded by their bytes (the extra messages' latency left out, which can only add) and
+  // counted in the order of that bound until it passes the best time.
+  std::vector<std::pair<double, Candidate>> bounded;
+  for (auto& c : all_level_grids(bytes)) {
+    std::vector<LevelLoad> loads;
+    std::int64_t units = 1;
+    for (std::size_t l = 0; l < c.cost.levels.size(); ++l) {
+      const LevelCost& level = c.cost.levels[l];
+      units *= context.level_sizes[l];
+      loads.push_back({level.name, static_cast<std::int64_t>(std::llround(level.busiest)), 0,
+                       static_cast<std::int64_t>(std::llround(level.total)), units});
+    }
+    bounded.emplace_back(predict_exchange_time(loads, *chooser.timings()).seconds, std::move(c));
+  }
+  std::stable_sort(bounded.begin(), bounded.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& [bound, c] : bounded) {
+    if (compare_sums(bound, chooser.best_seconds()) > 0) break;
+    c.cost = level_grid_cost(context, c.level_factors); // the objective's, for the record
+    chooser.offer(c);
   }
 }
 

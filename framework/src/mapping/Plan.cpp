@@ -75,10 +75,13 @@ std::vector<std::int64_t> weighted_dims(std::int64_t ranks, const std::vector<do
   return *found;
 }
 
-Plan plan_of(const impl::Candidate& c, const PlanOptions& options,
-             const std::vector<double>& weights) {
+} // namespace
+
+namespace impl {
+
+Plan plan_of(const Candidate& c, Strategy strategy, const std::vector<double>& weights) {
   Plan plan;
-  plan.strategy = options.strategy;
+  plan.strategy = strategy;
   plan.dims = c.dims;
   plan.layout = c.layout;
   plan.level_factors = c.level_factors;
@@ -89,32 +92,7 @@ Plan plan_of(const impl::Candidate& c, const PlanOptions& options,
   return plan;
 }
 
-// The search of the Hierarchical and Manual strategies (docs/algorithms.md, 'The search').
-impl::Candidate search(const impl::SearchContext& context, const Machine& machine,
-                       const std::vector<std::vector<std::int64_t>>& world_grids,
-                       impl::SearchStats& stats) {
-  std::optional<impl::Candidate> best;
-  if (context.even) best = impl::search_level_grids(context, stats);
-  if (auto regions = impl::search_node_regions(context, best ? &*best : nullptr, stats))
-    best = std::move(regions);
-  for (const auto& d : world_grids) {
-    ++stats.run_grids;
-    impl::Candidate c = impl::runs_candidate(context, d);
-    if (!best || impl::compare_candidates(c, *best) < 0) best = std::move(c);
-  }
-  HCART_REQUIRE(best.has_value(),
-                "hcart::make_plan: the "
-                    << machine.ranks() << " ranks of machine '" << machine.to_string()
-                    << "' fit on no process grid within the bounds "
-                    << impl::join_numbers(context.caps)
-                    << (std::any_of(context.fixed.begin(), context.fixed.end(),
-                                    [](std::int64_t x) { return x > 0; })
-                            ? " and fixed dims " + impl::join_numbers(context.fixed, ",")
-                            : std::string()));
-  return *best;
-}
-
-} // namespace
+} // namespace impl
 
 std::string to_string(PlanLayout layout) {
   switch (layout) {
@@ -466,8 +444,37 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
     for (const auto& g : options.run_dims)
       add_world_grid(g);
   }
+  // One search for either chooser (docs/algorithms.md, "One search, any chooser"): the
+  // objective, or with measured figures the least predicted time, the objective breaking ties.
+  std::optional<impl::Chooser> by_time;
+  if (options.timings) {
+    validate(*options.timings);
+    Mesh costed = mesh;
+    costed.cost_factor = cost_factors;
+    impl::LoadProblem bytes = impl::load_problem(mesh, {}, options.traffic);
+    // Closed form where every block is whole cells (no block multiples) and holds some.
+    bool closed_form = std::all_of(mesh.block_multiple.begin(), mesh.block_multiple.end(),
+                                   [](std::int64_t m) { return m <= 1; });
+    for (int i = 0; i < context.dims(); ++i)
+      closed_form = closed_form && context.caps[i] <= bytes.cells[i];
+    const bool costs_are_bytes = std::all_of(cost_factors.begin(), cost_factors.end(),
+                                             [](double c) { return c == 1.0; });
+    by_time.emplace(*options.timings, machine, std::move(costed), options.traffic,
+                    options.strategy, weights, std::move(bytes), closed_form, costs_are_bytes);
+  }
+  impl::Chooser objective;
+  impl::Chooser& chooser = by_time ? *by_time : objective;
   impl::SearchStats stats;
-  const impl::Candidate best = search(context, machine, world_grids, stats);
+  impl::search(context, chooser, world_grids, stats);
+  HCART_REQUIRE(chooser.best() != nullptr,
+                "hcart::make_plan: the "
+                    << machine.ranks() << " ranks of machine '" << machine.to_string()
+                    << "' fit on no process grid within the bounds "
+                    << impl::join_numbers(context.caps)
+                    << (std::any_of(context.fixed.begin(), context.fixed.end(),
+                                    [](std::int64_t x) { return x > 0; })
+                            ? " and fixed dims " + impl::join_numbers(context.fixed, ",")
+                            : std::string()));
   std::string searched = context.even ? "level grids (" + std::to_string(stats.grid_pairs) +
                                             " node grid and box pairs counted)"
                                       : "an uneven machine: no level grids";
@@ -482,109 +489,17 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
   }
   if (stats.run_grids > 0)
     searched += "; row-major runs on " + std::to_string(stats.run_grids) + " grids";
-  if (!options.timings) {
-    Plan plan = plan_of(best, options, weights);
-    plan.searched = searched;
-    return plan;
+  Plan plan = impl::plan_of(*chooser.best(), options.strategy, weights);
+  plan.searched = searched;
+  if (by_time) {
+    plan.searched += "; with the machine file every level grid timed";
+    const impl::Candidate* objective_best = chooser.objective_best();
+    plan.chosen_by =
+        objective_best != nullptr && impl::compare_candidates(*chooser.best(), *objective_best) == 0
+            ? "predicted time (machine file), also the bottleneck objective's choice"
+            : "predicted time (machine file)";
   }
-
-  // With measured figures: the least predicted time, the objective breaking ties. Level
-  // grids are timed in closed form (impl::time_level_grids: each level's busiest unit and
-  // total bytes, and the most messages one rank sends across it), exact where every block is
-  // whole cells (no block multiples) and holds some, else bounded by their bytes and counted;
-  // the other spaces' candidates (every grid's best node regions, row-major runs) are counted
-  // rank by rank through the traffic model.
-  validate(*options.timings);
-  Mesh costed = mesh;
-  costed.cost_factor = cost_factors;
-  std::optional<Plan> chosen;
-  double best_time = 0;
-  impl::Candidate chosen_candidate;
-  impl::SearchContext bytes_only = context; // the time model reads bytes, not costs
-  bytes_only.problem = impl::load_problem(mesh, {}, options.traffic);
-  // Every candidate reaches `choose` with the objective's cost (for ties and chosen_by).
-  auto choose = [&](const impl::Candidate& c, double seconds) {
-    const int by_time = chosen ? impl::compare_sums(seconds, best_time) : -1;
-    if (by_time > 0) return;
-    if (by_time < 0 || impl::compare_candidates(c, chosen_candidate) < 0) {
-      best_time = seconds;
-      chosen = plan_of(c, options, weights);
-      chosen_candidate = c;
-    }
-  };
-  auto consider = [&](const impl::Candidate& c) { // counted rank by rank
-    const Traffic t = traffic_model(plan_of(c, options, weights), machine, costed, options.traffic);
-    impl::Candidate objective = c; // its cost the objective's, for ties
-    objective.cost = plan_cost(t);
-    choose(objective, predict_exchange_time(level_loads(t), *options.timings).seconds);
-  };
-  // Closed form where every block is whole cells (no block multiples) and holds some.
-  bool exact = std::all_of(mesh.block_multiple.begin(), mesh.block_multiple.end(),
-                           [](std::int64_t m) { return m <= 1; });
-  for (int i = 0; i < context.dims(); ++i)
-    exact = exact && context.caps[i] <= bytes_only.problem.cells[i];
-  // The level grids first (timed in closed form, the fastest), so that the best time
-  // prunes the node regions.
-  if (context.even && exact) {
-    impl::time_level_grids(
-        bytes_only, *options.timings,
-        [&] { return chosen ? best_time : std::numeric_limits<double>::infinity(); },
-        [&](const impl::Candidate& c, double seconds) { // c.cost in bytes
-          if (chosen && impl::compare_sums(seconds, best_time) > 0) return;
-          impl::Candidate objective = c;
-          objective.cost = impl::level_grid_cost(context, c.level_factors);
-          choose(objective, seconds);
-        });
-  } else if (context.even) {
-    // Bounded by their bytes (the extra messages' latency left out, which can only add) and
-    // counted in the order of that bound until it passes the best time.
-    std::vector<std::pair<double, impl::Candidate>> bounded;
-    for (auto& c : impl::all_level_grids(bytes_only)) {
-      std::vector<LevelLoad> loads;
-      std::int64_t units = 1;
-      for (std::size_t l = 0; l < c.cost.levels.size(); ++l) {
-        const LevelCost& level = c.cost.levels[l];
-        units *= machine.levels()[l].size;
-        loads.push_back({level.name, static_cast<std::int64_t>(std::llround(level.busiest)), 0,
-                         static_cast<std::int64_t>(std::llround(level.total)), units});
-      }
-      bounded.emplace_back(predict_exchange_time(loads, *options.timings).seconds, std::move(c));
-    }
-    std::stable_sort(bounded.begin(), bounded.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (auto& [bound, c] : bounded) {
-      if (chosen && impl::compare_sums(bound, best_time) > 0) break;
-      consider(c);
-    }
-  }
-  if (best.layout != PlanLayout::LevelGrid || !exact) consider(best);
-  // Every grid's best node regions, in bytes, within one box budget, until a grid's least
-  // busiest node is too heavy for the node level alone to beat the best time.
-  // A candidate is counted only where its busiest node's bytes (exact from the programme, in
-  // bytes) leave the node level able to beat the best time. Where blocks are not whole cells
-  // (block multiples) the programme's bytes are not a bound: no pruning then.
-  const LevelTiming* node_timing = options.timings->find(machine.levels()[0].name);
-  const auto hopeless = [&](double busiest) {
-    if (!chosen || node_timing == nullptr || !exact) return false;
-    const auto bytes = static_cast<std::int64_t>(std::floor(busiest));
-    const double lower = node_timing->pair.empty() ? node_timing->exchange_seconds(bytes)
-                                                   : node_timing->pair_seconds(bytes);
-    return impl::compare_sums(lower, best_time) > 0;
-  };
-  impl::SearchStats region_stats;
-  impl::search_node_regions(
-      bytes_only, nullptr, region_stats,
-      [&](const impl::Candidate& c) {
-        if (!hopeless(c.cost.levels[0].busiest)) consider(c);
-      },
-      hopeless);
-  for (const auto& g : world_grids)
-    consider(impl::runs_candidate(context, g));
-  chosen->searched = searched + "; with the machine file every level grid timed";
-  chosen->chosen_by = impl::compare_candidates(chosen_candidate, best) == 0
-                          ? "predicted time (machine file), also the bottleneck objective's choice"
-                          : "predicted time (machine file)";
-  return *chosen;
+  return plan;
 }
 
 Plan plan_from_dims(Strategy strategy, const std::vector<std::int64_t>& dims,

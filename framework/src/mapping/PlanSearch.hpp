@@ -8,6 +8,7 @@
 #include <hcart/mapping/Machine.hpp>
 #include <hcart/mapping/Plan.hpp>
 #include <hcart/mapping/TimeModel.hpp>
+#include <hcart/mapping/TrafficModel.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -111,8 +112,8 @@ struct Candidate {
 /// MPI_Dims_create does.
 int compare_candidates(const Candidate& a, const Candidate& b);
 
-/// The most boxes the node-region search may visit over all process grids of one search: the
-/// objective's, and with a machine file once more for every grid's best (one budget too).
+/// The most boxes the node-region search may visit over all process grids of one search
+/// (either chooser).
 inline constexpr std::int64_t region_search_max_boxes = 20000;
 
 /// Node regions are searched on uneven machines of at most this many kinds of node (a box
@@ -128,11 +129,84 @@ struct SearchStats {
   std::int64_t run_grids = 0;    ///< process grids whose row-major runs were counted
 };
 
-/// The best level grid (every ordered factorization of every level, within the limits).
-/// Empty when no grid fits.
-std::optional<Candidate> search_level_grids(const SearchContext& context, SearchStats& stats);
+/// \brief The plan a candidate describes, chosen by the objective (Plan.cpp).
+Plan plan_of(const Candidate& c, Strategy strategy, const std::vector<double>& weights);
 
-/// Every level grid on every admitted process grid, with its cost (the machine-file path).
+/// What the search compares plans by (docs/algorithms.md, "One search, any chooser"): the
+/// bottleneck objective, or with a machine file the predicted exchange time, the objective
+/// breaking ties. Every space of the search hands it its plans and asks it how far to go;
+/// the driver (search) and the spaces are the same for both.
+class Chooser {
+public:
+  /// \brief The bottleneck objective.
+  Chooser() = default;
+  /// \brief The predicted time from `timings` of plans of `strategy` on `machine` for
+  /// `costed` (the mesh with the objective's cost factors), their traffic counted with
+  /// `traffic`; `bytes`: the load formulas without cost factors (the level grids' closed
+  /// form); `closed_form`: every block is whole cells and holds some, so that the level
+  /// grids are timed exactly in closed form and the bytes of the objective bound the time;
+  /// `costs_are_bytes`: the objective's costs are bytes (no cost factors), so that a bound
+  /// of the busiest node's cost bounds its bytes.
+  Chooser(const MachineTimings& timings, const Machine& machine, Mesh costed,
+          TrafficOptions traffic, Strategy strategy, std::vector<double> weights, LoadProblem bytes,
+          bool closed_form, bool costs_are_bytes);
+
+  const MachineTimings* timings() const { return m_timings; }
+  const LoadProblem& bytes() const { return m_bytes; }
+  bool closed_form() const { return m_closed_form; }
+
+  /// \brief A plan, its cost the objective's: kept when the chooser prefers it (by time:
+  /// counted rank by rank through the traffic model, unless hopeless).
+  void offer(const Candidate& c);
+  /// \brief A plan timed already (the level grids' closed form), its cost the objective's.
+  void offer(const Candidate& c, double seconds);
+  /// \brief A plan for the objective's record alone (by time: one the time search covers).
+  void note(const Candidate& c);
+
+  /// The plan a grid's partial plan must beat level by level: the objective's best so far;
+  /// nullptr by time (every grid's own best reaches offer).
+  const Candidate* to_beat() const { return m_timings ? nullptr : best(); }
+  /// \brief True when no plan whose busiest node costs at least `node_cost` can be chosen.
+  bool hopeless(double node_cost) const;
+  /// The best time so far, +infinity before any (by time; the level grids prune by it).
+  double best_seconds() const;
+
+  /// The chosen plan so far, or nullptr.
+  const Candidate* best() const { return m_best ? &*m_best : nullptr; }
+  /// The objective's best of every plan offered or noted, or nullptr.
+  const Candidate* objective_best() const {
+    return m_timings ? (m_objective_best ? &*m_objective_best : nullptr) : best();
+  }
+
+private:
+  const MachineTimings* m_timings = nullptr;
+  const Machine* m_machine = nullptr;
+  Mesh m_costed;
+  TrafficOptions m_traffic;
+  Strategy m_strategy = Strategy::Hierarchical;
+  std::vector<double> m_weights;
+  LoadProblem m_bytes;
+  bool m_closed_form = false;
+  bool m_costs_are_bytes = false;
+  const LevelTiming* m_node_timing = nullptr;
+  std::optional<Candidate> m_best;
+  double m_best_seconds = 0;
+  std::optional<Candidate> m_objective_best;
+};
+
+/// \brief The search behind Hierarchical and Manual: every space in turn (level grids on an
+/// even machine, node regions, row-major runs on `run_grids`), each handing its plans to
+/// `chooser`. A new space goes here.
+void search(const SearchContext& context, Chooser& chooser,
+            const std::vector<std::vector<std::int64_t>>& run_grids, SearchStats& stats);
+
+/// \brief The level-grid space: every ordered factorization of every level, within the
+/// limits. For the objective exactly, level by level; by time in closed form (time_level_grids)
+/// where the chooser has one, else every grid bounded by its bytes and counted in that order.
+void search_level_grids(const SearchContext& context, Chooser& chooser, SearchStats& stats);
+
+/// Every level grid on every admitted process grid, with its cost (a time search without
+/// the closed form).
 std::vector<Candidate> all_level_grids(const SearchContext& context);
 
 /// The cost of one level grid (level factors coarse first).
@@ -149,20 +223,22 @@ void time_level_grids(const SearchContext& context, const MachineTimings& timing
                       const std::function<double()>& bound,
                       const std::function<void(const Candidate&, double)>& timed);
 
-/// The best node regions (every guillotine partition of a process grid into node boxes, a
-/// box of each node's ranks, each box cut by its own level grid, or on a node that is uneven
-/// inside by its ranks as a row-major run) over every admitted process grid when it beats
-/// `incumbent`; empty otherwise, or when the machine has more than
-/// context.region_search_nodes nodes, fewer than 3 (an even machine: level grids cover
-/// those), more than region_search_max_kinds kinds of node, or one level. The grids are taken
-/// in the order of their cheapest node box, within one box budget (region_search_max_boxes,
-/// counted in `stats`). With `each`, every grid's own best is passed to it (another chooser,
-/// the predicted time, compares them), none pruned by another grid's cost; the search stops
-/// at the first grid for whose lower bound of the busiest node `hopeless` is true.
-std::optional<Candidate> search_node_regions(const SearchContext& context,
-                                             const Candidate* incumbent, SearchStats& stats,
-                                             const std::function<void(const Candidate&)>& each = {},
-                                             const std::function<bool(double)>& hopeless = {});
+/// \brief The node-region space: every guillotine partition of a process grid into node
+/// boxes, a box of each node's ranks, each box cut by its own level grid, or on a node that is
+/// uneven inside by its ranks as a row-major run, over every admitted process grid. Not
+/// searched when the machine has more than context.region_search_nodes nodes, fewer than 3
+/// (an even machine: level grids cover those), more than region_search_max_kinds kinds of
+/// node, or one level. The grids are taken in the order of their cheapest node box (a lower
+/// bound of the busiest node) until the chooser finds that bound hopeless, within one box
+/// budget (region_search_max_boxes, counted in `stats`); a grid is given up as soon as a
+/// level of its best is worse than the chooser's to_beat(), else its best is offered.
+void search_node_regions(const SearchContext& context, Chooser& chooser, SearchStats& stats);
+
+/// \brief The row-major-run space on `grids` (the ones that are not level grids), each
+/// counted rank by rank.
+void search_row_major_runs(const SearchContext& context,
+                           const std::vector<std::vector<std::int64_t>>& grids, Chooser& chooser,
+                           SearchStats& stats);
 
 /// Row-major runs on `dims` (PlanLayout::RowMajorRuns), its cost counted rank by rank.
 Candidate runs_candidate(const SearchContext& context, const std::vector<std::int64_t>& dims);

@@ -28,7 +28,7 @@
 #include <functional>
 #include <limits>
 #include <map>
-#include <unordered_map>
+#include <numeric>
 
 namespace hcart::impl {
 
@@ -36,8 +36,10 @@ namespace {
 
 constexpr double infinite = std::numeric_limits<double>::infinity();
 
+// value <= optimum within the sums' tolerance (compare_level on one number, no strings).
 bool within(double value, double optimum) {
-  return !std::isinf(value) && compare_level({"", value, 0}, {"", optimum, 0}) <= 0;
+  if (std::isinf(value)) return false;
+  return value == optimum || std::isinf(optimum) || compare_sums(value, optimum) <= 0;
 }
 
 struct LeafOption {
@@ -59,39 +61,115 @@ struct SharedOption {
 constexpr std::size_t shared_max_nodes = 3;
 constexpr std::int64_t shared_max_volume = 512;
 
+// A box of the programme, its coordinates and cuts in the programme's flat arrays.
 struct Box {
-  std::vector<std::int64_t> lo, hi;
-  std::int64_t kinds = 0; // how many nodes of each kind, as a mixed-radix code
+  std::int64_t kinds = 0;  // how many nodes of each kind, as a mixed-radix code
+  std::int64_t bounds = 0; // lo at m_bounds[bounds], hi D entries later
+  std::int32_t cut_begin = 0, cut_end = 0; // its cuts in m_cuts, m_cut_ok
+  std::int32_t options = -1;               // leaves: their options in m_options, once made
+  std::int32_t shared = -1;                // several nodes as runs of the box (make_shared)
+  int kind = 0;                            // leaves: the node's kind
   bool leaf = false;
-  int kind = 0; // leaves: the node's kind
+  bool ok = true;       // leaves: still allowed
+  double node_cost = 0; // leaves: what the node sends to other nodes
+  double value = 0;
+};
+
+// Boxes by their 64-bit key: open addressing, kept across the grids of one search (a slot
+// is live only in the generation that wrote it, so a new grid clears nothing).
+class BoxIndex {
+public:
+  explicit BoxIndex(std::int64_t capacity) {
+    std::size_t slots = 64;
+    while (static_cast<std::int64_t>(slots) < 2 * capacity)
+      slots *= 2;
+    m_slots.assign(slots, Slot{});
+    m_mask = slots - 1;
+    while ((std::size_t{1} << m_bits) < slots)
+      ++m_bits;
+  }
+  void clear() { ++m_generation; }
+  // The slot of `key`: its box when live (`found`), else where to insert it.
+  std::size_t slot(std::uint64_t key, bool& found) const {
+    std::size_t s = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (64 - m_bits));
+    while (m_slots[s].generation == m_generation) {
+      if (m_slots[s].key == key) {
+        found = true;
+        return s;
+      }
+      s = (s + 1) & m_mask;
+    }
+    found = false;
+    return s;
+  }
+  int id(std::size_t slot) const { return m_slots[slot].id; }
+  void insert(std::size_t slot, std::uint64_t key, int id) { m_slots[slot] = {key, id, m_generation}; }
+
+private:
+  struct Slot {
+    std::uint64_t key = 0;
+    int id = 0;
+    std::uint32_t generation = 0;
+  };
+  std::vector<Slot> m_slots;
+  std::uint32_t m_generation = 1;
+  std::size_t m_mask = 0;
+  int m_bits = 0;
+};
+
+// What the programmes of one search reuse, grid after grid (no allocation, no fresh pages
+// per grid): the index and the flat arrays of boxes, their coordinates and their cuts.
+struct ProgrammeStore {
+  explicit ProgrammeStore(std::int64_t capacity) : index(capacity) {}
+  BoxIndex index;
+  std::vector<Box> boxes;
+  std::vector<std::int64_t> bounds; // every box's lo and hi
   std::vector<std::pair<int, int>> cuts;
   std::vector<char> cut_ok;
-  double node_cost = 0; // leaves: what the node sends to other nodes
-  bool options_made = false;
-  std::vector<LeafOption> options;
-  bool ok = true;                   // leaves: still allowed
-  std::vector<SharedOption> shared; // several nodes as runs of the box (make_shared)
-  double value = 0;
+  std::vector<int> order; // children before parents
+  void clear() {
+    index.clear();
+    boxes.clear();
+    bounds.clear();
+    cuts.clear();
+    cut_ok.clear();
+    order.clear();
+  }
 };
 
 class RegionProgramme {
 public:
-  RegionProgramme(const SearchContext& context, std::vector<std::int64_t> dims, std::int64_t budget)
-      : m_context(context), m_dims(std::move(dims)), m_budget(budget) {
-    // Kinds of node as digits of base (count + 1).
+  RegionProgramme(const SearchContext& context, std::vector<std::int64_t> dims, std::int64_t budget,
+                  ProgrammeStore& store)
+      : m_context(context), m_dims(std::move(dims)), m_budget(budget), m_index(store.index),
+        m_boxes(store.boxes), m_bounds(store.bounds), m_cuts(store.cuts), m_cut_ok(store.cut_ok),
+        m_order(store.order) {
+    store.clear();
+    const int D = context.dims();
+    // Kinds of node as digits of base (count + 1); every cut's slab holds a multiple of the
+    // kinds' common divisor of ranks.
     m_codes = 1;
+    m_rank_gcd = 0;
     for (const auto& k : context.node_classes) {
       m_radix.push_back(m_codes);
       m_codes *= static_cast<std::int64_t>(k.nodes.size()) + 1;
+      m_rank_gcd = std::gcd(m_rank_gcd, k.ranks);
     }
     // Keys: (lo_i, hi_i) as digits of base d_i + 1, then the kinds, when it fits 64 bits.
     double room = static_cast<double>(m_codes);
-    for (std::int64_t x : m_dims)
+    std::int64_t depth = 2;
+    for (std::int64_t x : m_dims) {
       room *= static_cast<double>(x + 1) * static_cast<double>(x + 1);
+      depth += x;
+    }
     m_narrow_keys = room < 1.8e19;
-    m_boxes.reserve(1024);
-    std::vector<std::int64_t> lo(m_dims.size(), 0);
-    m_root = visit(lo, m_dims, m_codes - 1);
+    // Scratch per recursion depth (a cut shrinks some extent by at least one).
+    m_scratch.resize(static_cast<std::size_t>(depth));
+    for (auto& s : m_scratch)
+      s.mid.resize(2 * static_cast<std::size_t>(D));
+    m_spans.resize(D);
+    const std::vector<std::int64_t> lo(D, 0);
+    m_root = visit(lo.data(), m_dims.data(), m_codes - 1, 0);
   }
 
   bool complete() const { return !m_over_budget; }
@@ -107,8 +185,7 @@ public:
           if (level == 0) {
             v = box.node_cost;
           } else {
-            make_options(box);
-            for (const auto& o : box.options) {
+            for (const auto& o : options(b)) {
               if (!o.ok) continue;
               const LevelCost& c = o.costs[level - 1];
               v = std::min(v, busiest ? c.busiest : c.total);
@@ -116,16 +193,18 @@ public:
           }
         }
       } else {
-        for (std::size_t k = 0; k < box.cuts.size(); ++k) {
-          if (!box.cut_ok[k]) continue;
-          const double a = m_boxes[box.cuts[k].first].value;
-          const double b2 = m_boxes[box.cuts[k].second].value;
+        for (std::int32_t k = box.cut_begin; k < box.cut_end; ++k) {
+          if (!m_cut_ok[k]) continue;
+          const double a = m_boxes[m_cuts[k].first].value;
+          const double b2 = m_boxes[m_cuts[k].second].value;
           v = std::min(v, busiest ? std::max(a, b2) : a + b2);
         }
-        for (auto& o : box.shared) {
-          if (!o.ok) continue;
-          if (level > 0) inner_costs(box, o);
-          v = std::min(v, busiest ? o.costs[level].busiest : o.costs[level].total);
+        if (box.shared >= 0) {
+          for (auto& o : m_shared[box.shared]) {
+            if (!o.ok) continue;
+            if (level > 0) inner_costs(box, o);
+            v = std::min(v, busiest ? o.costs[level].busiest : o.costs[level].total);
+          }
         }
       }
       box.value = v;
@@ -144,7 +223,7 @@ public:
           continue;
         }
         bool any = false;
-        for (auto& o : box.options) {
+        for (auto& o : m_options[box.options]) {
           if (!o.ok) continue;
           const LevelCost& c = o.costs[level - 1];
           o.ok = busiest ? within(c.busiest, optimum) : within(c.total, box.value);
@@ -152,17 +231,19 @@ public:
         }
         box.ok = any;
       } else {
-        for (std::size_t k = 0; k < box.cuts.size(); ++k) {
-          if (!box.cut_ok[k]) continue;
-          const double a = m_boxes[box.cuts[k].first].value;
-          const double b2 = m_boxes[box.cuts[k].second].value;
-          box.cut_ok[k] =
+        for (std::int32_t k = box.cut_begin; k < box.cut_end; ++k) {
+          if (!m_cut_ok[k]) continue;
+          const double a = m_boxes[m_cuts[k].first].value;
+          const double b2 = m_boxes[m_cuts[k].second].value;
+          m_cut_ok[k] =
               busiest ? (within(a, optimum) && within(b2, optimum)) : within(a + b2, box.value);
         }
-        for (auto& o : box.shared) {
-          if (!o.ok) continue;
-          o.ok = busiest ? within(o.costs[level].busiest, optimum)
-                         : within(o.costs[level].total, box.value);
+        if (box.shared >= 0) {
+          for (auto& o : m_shared[box.shared]) {
+            if (!o.ok) continue;
+            o.ok = busiest ? within(o.costs[level].busiest, optimum)
+                           : within(o.costs[level].total, box.value);
+          }
         }
       }
     }
@@ -177,16 +258,30 @@ public:
   }
 
 private:
+  struct Scratch {
+    std::vector<std::int64_t> mid; // the cut's first half's hi, then the second's lo
+    std::vector<std::int64_t> codes;
+    std::vector<std::pair<int, int>> cuts;
+  };
+
+  const std::int64_t* lo(const Box& box) const { return &m_bounds[box.bounds]; }
+  const std::int64_t* hi(const Box& box) const { return &m_bounds[box.bounds + m_context.dims()]; }
+
+  NodeRegion region_of(const Box& box) const {
+    NodeRegion r;
+    const int D = m_context.dims();
+    r.origin.assign(lo(box), lo(box) + D);
+    r.extent.resize(D);
+    for (int i = 0; i < D; ++i)
+      r.extent[i] = hi(box)[i] - lo(box)[i];
+    return r;
+  }
+
   void collect(int b, std::vector<NodeRegion>& regions, std::vector<std::size_t>& next) {
-    Box& box = m_boxes[b];
+    const Box& box = m_boxes[b];
     if (box.leaf) {
-      NodeRegion r;
-      r.origin = box.lo;
-      r.extent.resize(box.lo.size());
-      for (std::size_t i = 0; i < box.lo.size(); ++i)
-        r.extent[i] = box.hi[i] - box.lo[i];
-      make_options(box);
-      for (const auto& o : box.options) {
+      NodeRegion r = region_of(box);
+      for (const auto& o : options(b)) {
         if (o.ok) {
           r.level_factors = o.factors;
           break;
@@ -195,22 +290,19 @@ private:
       regions[m_context.node_classes[box.kind].nodes[next[box.kind]++]] = std::move(r);
       return;
     }
-    for (std::size_t k = 0; k < box.cuts.size(); ++k) {
-      if (!box.cut_ok[k]) continue;
-      const auto [first, second] = box.cuts[k];
+    for (std::int32_t k = box.cut_begin; k < box.cut_end; ++k) {
+      if (!m_cut_ok[k]) continue;
+      const auto [first, second] = m_cuts[k];
       collect(first, regions, next);
       collect(second, regions, next);
       return;
     }
-    for (const auto& o : box.shared) {
+    if (box.shared < 0) return;
+    for (const auto& o : m_shared[box.shared]) {
       if (!o.ok) continue;
       std::int64_t offset = 0;
       for (int kind : o.order) {
-        NodeRegion r;
-        r.origin = box.lo;
-        r.extent.resize(box.lo.size());
-        for (std::size_t i = 0; i < box.lo.size(); ++i)
-          r.extent[i] = box.hi[i] - box.lo[i];
+        NodeRegion r = region_of(box);
         r.run_axes = o.axes;
         r.run_offset = offset;
         offset += m_context.node_classes[kind].ranks;
@@ -220,29 +312,26 @@ private:
     }
   }
 
-  // The box's number in the index, or -1 (then `key` holds it for inserting).
-  int find(const std::vector<std::int64_t>& lo, const std::vector<std::int64_t>& hi,
-           std::int64_t kinds, std::uint64_t& key) {
+  // The box's number, or -1 (then `slot` or, for wide keys, `wide` says where it goes).
+  int find(const std::int64_t* lo, const std::int64_t* hi, std::int64_t kinds, std::size_t& slot,
+           std::uint64_t& key, std::vector<std::int64_t>& wide) {
+    const std::size_t D = m_dims.size();
     if (m_narrow_keys) {
       key = static_cast<std::uint64_t>(kinds);
-      for (std::size_t i = 0; i < lo.size(); ++i)
-        key =
-            (key * static_cast<std::uint64_t>(m_dims[i] + 1) + static_cast<std::uint64_t>(lo[i])) *
-                static_cast<std::uint64_t>(m_dims[i] + 1) +
-            static_cast<std::uint64_t>(hi[i]);
-      const auto found = m_index.find(key);
-      return found == m_index.end() ? -1 : found->second;
+      for (std::size_t i = 0; i < D; ++i) {
+        const auto base = static_cast<std::uint64_t>(m_dims[i] + 1);
+        key = (key * base + static_cast<std::uint64_t>(lo[i])) * base +
+              static_cast<std::uint64_t>(hi[i]);
+      }
+      bool found = false;
+      slot = m_index.slot(key, found);
+      return found ? m_index.id(slot) : -1;
     }
-    const auto found = m_wide_index.find(wide_key(lo, hi, kinds));
-    return found == m_wide_index.end() ? -1 : found->second;
-  }
-  static std::vector<std::int64_t> wide_key(const std::vector<std::int64_t>& lo,
-                                            const std::vector<std::int64_t>& hi,
-                                            std::int64_t kinds) {
-    std::vector<std::int64_t> wide = lo;
-    wide.insert(wide.end(), hi.begin(), hi.end());
+    wide.assign(lo, lo + D);
+    wide.insert(wide.end(), hi, hi + D);
     wide.push_back(kinds);
-    return wide;
+    const auto found = m_wide_index.find(wide);
+    return found == m_wide_index.end() ? -1 : found->second;
   }
 
   std::int64_t count_of(std::int64_t kinds, std::size_t k) const {
@@ -266,83 +355,113 @@ private:
       splits(kinds, k + 1, taken + n * m_radix[k], volume - n * classes[k].ranks, out);
   }
 
-  int visit(const std::vector<std::int64_t>& lo, const std::vector<std::int64_t>& hi,
-            std::int64_t kinds) {
+  int visit(const std::int64_t* lo, const std::int64_t* hi, std::int64_t kinds, std::size_t depth) {
+    const int D = m_context.dims();
+    std::size_t slot = 0;
     std::uint64_t key = 0;
-    if (const int known = find(lo, hi, kinds, key); known >= 0) return known;
+    Scratch& scratch = m_scratch[depth];
+    if (const int known = find(lo, hi, kinds, slot, key, m_wide); known >= 0) return known;
     if (static_cast<std::int64_t>(m_boxes.size()) >= m_budget) {
       m_over_budget = true;
       return -1;
     }
     const int id = static_cast<int>(m_boxes.size());
     if (m_narrow_keys) {
-      m_index.emplace(key, id);
+      m_index.insert(slot, key, id);
     } else {
-      m_wide_index.emplace(wide_key(lo, hi, kinds), id);
+      m_wide_index.emplace(m_wide, id);
     }
     std::int64_t volume = 1;
-    for (std::size_t i = 0; i < lo.size(); ++i)
+    for (int i = 0; i < D; ++i)
       volume *= hi[i] - lo[i];
-    m_boxes.emplace_back();
     {
-      Box& box = m_boxes.back();
-      box.lo = lo;
-      box.hi = hi;
+      Box box;
       box.kinds = kinds;
+      box.bounds = static_cast<std::int64_t>(m_bounds.size());
+      m_bounds.insert(m_bounds.end(), lo, lo + D);
+      m_bounds.insert(m_bounds.end(), hi, hi + D);
       for (std::size_t k = 0; k < m_radix.size(); ++k) {
         if (kinds == m_radix[k]) {
           box.leaf = true;
           box.kind = static_cast<int>(k);
         }
       }
+      m_boxes.push_back(box);
     }
     if (m_boxes[id].leaf) {
-      std::vector<Span> spans(lo.size());
-      for (std::size_t i = 0; i < lo.size(); ++i) {
-        spans[i] = span_of(m_context.problem.cells[i], m_dims[i], m_context.problem.periodic[i],
-                           lo[i], hi[i], 0, m_dims[i]);
+      for (int i = 0; i < D; ++i) {
+        m_spans[i] = span_of(m_context.problem.cells[i], m_dims[i], m_context.problem.periodic[i],
+                             lo[i], hi[i], 0, m_dims[i]);
       }
-      m_boxes[id].node_cost = unit_cost(m_context.problem, spans.data());
+      m_boxes[id].node_cost = unit_cost(m_context.problem, m_spans.data());
     } else {
-      // Scratch for every cut of this box (no allocation per cut).
-      std::vector<std::int64_t> codes, mid_hi = hi, mid_lo = lo;
-      for (std::size_t i = 0; i < lo.size() && !m_over_budget; ++i) {
+      // Every cut: a slab of p planes holds whole nodes only where p * slab is a multiple of
+      // the kinds' common divisor of ranks, so p steps by the least such p.
+      std::int64_t* mid_hi = scratch.mid.data();
+      std::int64_t* mid_lo = mid_hi + D;
+      scratch.cuts.clear();
+      for (int i = 0; i < D && !m_over_budget; ++i) {
         const std::int64_t extent = hi[i] - lo[i], slab = volume / extent;
-        mid_hi = hi;
-        mid_lo = lo;
-        for (std::int64_t p = 1; p < extent && !m_over_budget; ++p) {
-          codes.clear();
-          splits(kinds, 0, 0, p * slab, codes);
+        const std::int64_t step = m_rank_gcd / std::gcd(slab, m_rank_gcd);
+        std::copy(hi, hi + D, mid_hi);
+        std::copy(lo, lo + D, mid_lo);
+        for (std::int64_t p = step; p < extent && !m_over_budget; p += step) {
+          std::int64_t* codes = nullptr;
+          std::size_t count = 0;
+          std::int64_t one = 0;
+          if (m_radix.size() == 1) { // one kind: p * slab ranks are p * slab / ranks nodes
+            one = p * slab / m_rank_gcd;
+            codes = &one;
+            count = 1;
+          } else {
+            scratch.codes.clear();
+            splits(kinds, 0, 0, p * slab, scratch.codes);
+            codes = scratch.codes.data();
+            count = scratch.codes.size();
+          }
           mid_hi[i] = lo[i] + p;
           mid_lo[i] = lo[i] + p;
-          for (std::int64_t code : codes) {
-            const int first = visit(lo, mid_hi, code);
-            const int second = first < 0 ? -1 : visit(mid_lo, hi, kinds - code);
+          for (std::size_t c = 0; c < count; ++c) {
+            const std::int64_t code = codes[c];
+            const int first = visit(lo, mid_hi, code, depth + 1);
+            const int second = first < 0 ? -1 : visit(mid_lo, hi, kinds - code, depth + 1);
             if (first < 0 || second < 0) break;
-            m_boxes[id].cuts.emplace_back(first, second);
+            scratch.cuts.emplace_back(first, second);
           }
         }
       }
-      m_boxes[id].cut_ok.assign(m_boxes[id].cuts.size(), 1);
-      make_shared(m_boxes[id], volume);
+      Box& box = m_boxes[id];
+      box.cut_begin = static_cast<std::int32_t>(m_cuts.size());
+      m_cuts.insert(m_cuts.end(), scratch.cuts.begin(), scratch.cuts.end());
+      box.cut_end = static_cast<std::int32_t>(m_cuts.size());
+      m_cut_ok.resize(m_cuts.size(), 1);
+      make_shared(id, volume);
     }
     m_order.push_back(id); // children before parents
     return id;
   }
 
-  void make_options(Box& box) {
-    if (box.options_made) return;
-    box.options_made = true;
+  // A leaf's options (made on first use).
+  std::vector<LeafOption>& options(int b) {
+    if (m_boxes[b].options < 0) {
+      m_boxes[b].options = static_cast<std::int32_t>(m_options.size());
+      m_options.push_back(make_options(m_boxes[b]));
+    }
+    return m_options[m_boxes[b].options];
+  }
+
+  std::vector<LeafOption> make_options(const Box& box) const {
+    std::vector<LeafOption> out;
     const int D = m_context.dims(), L = m_context.levels();
     std::vector<std::int64_t> extent(D);
     for (int i = 0; i < D; ++i)
-      extent[i] = box.hi[i] - box.lo[i];
+      extent[i] = hi(box)[i] - lo(box)[i];
     const NodeClass& kind = m_context.node_classes[box.kind];
     // On an uneven machine every node may also hold its ranks as a row-major run, after its
     // level grids (so that the plan is never worse than world order within a node box).
     if (kind.inner_sizes.empty()) {
-      box.options.push_back(run_option(box));
-      return;
+      out.push_back(run_option(box));
+      return out;
     }
     // Every chain of level factors for levels 1 .. L-1 whose product is the extent.
     std::vector<std::vector<std::int64_t>> chain;
@@ -351,8 +470,8 @@ private:
       o.factors = chain;
       GridLevel g;
       g.coords = m_dims;
-      g.frame_lo = box.lo;
-      g.frame_hi = box.hi;
+      g.frame_lo.assign(lo(box), lo(box) + D);
+      g.frame_hi.assign(hi(box), hi(box) + D);
       std::vector<std::int64_t> parent(D, 1);
       for (int l = 1; l < L; ++l) {
         std::vector<std::int64_t> groups(D);
@@ -365,7 +484,7 @@ private:
         o.costs.push_back(c);
         parent = groups;
       }
-      box.options.push_back(std::move(o));
+      out.push_back(std::move(o));
     };
     std::function<void(int, std::vector<std::int64_t>)> walk = [&](int l,
                                                                    std::vector<std::int64_t> rest) {
@@ -385,22 +504,26 @@ private:
       }
     };
     walk(1, extent);
-    if (!m_context.even) box.options.push_back(run_option(box));
+    if (!m_context.even) out.push_back(run_option(box));
+    return out;
   }
 
   // A node that is uneven inside: its ranks in block order as a row-major run of its box,
   // every message inside the box counted.
   LeafOption run_option(const Box& box) const {
     LeafOption o;
+    const int D = m_context.dims();
     const std::vector<LevelCost> costs =
-        runs_cost(m_context, m_dims, box.lo, box.hi, {box.kind}, {});
+        runs_cost(m_context, m_dims, {lo(box), lo(box) + D}, {hi(box), hi(box) + D}, {box.kind}, {});
     o.costs.assign(costs.begin() + 1, costs.end());
     return o;
   }
 
   void inner_costs(const Box& box, SharedOption& o) const {
     if (o.inner_counted) return;
-    o.costs = runs_cost(m_context, m_dims, box.lo, box.hi, o.order, o.axes);
+    const int D = m_context.dims();
+    o.costs = runs_cost(m_context, m_dims, {lo(box), lo(box) + D}, {hi(box), hi(box) + D},
+                        o.order, o.axes);
     o.inner_counted = true;
   }
 
@@ -408,44 +531,59 @@ private:
   // consecutive runs of one of its row-major orders (shapes no guillotine cut makes: an L, a
   // staircase): every order of the nodes, every order of the directions. (Nodes of one kind
   // gain little from it on the measured cases, and it costs the most time.)
-  void make_shared(Box& box, std::int64_t volume) {
+  void make_shared(int b, std::int64_t volume) {
     if (m_context.even || volume > shared_max_volume) return;
+    const Box& box = m_boxes[b];
+    const int D = m_context.dims();
     std::vector<int> kinds;
     for (std::size_t k = 0; k < m_radix.size(); ++k)
       for (std::int64_t n = 0; n < count_of(box.kinds, k); ++n)
         kinds.push_back(static_cast<int>(k));
     if (kinds.size() < 2 || kinds.size() > shared_max_nodes) return;
     if (std::all_of(kinds.begin(), kinds.end(), [&](int k) { return k == kinds[0]; })) return;
+    const std::vector<std::int64_t> box_lo(lo(box), lo(box) + D), box_hi(hi(box), hi(box) + D);
     std::vector<int> cut; // directions the box spans more than one coordinate of
-    for (int i = 0; i < m_context.dims(); ++i)
-      if (box.hi[i] - box.lo[i] > 1) cut.push_back(i);
+    for (int i = 0; i < D; ++i)
+      if (box_hi[i] - box_lo[i] > 1) cut.push_back(i);
+    std::vector<SharedOption> shared;
     std::sort(kinds.begin(), kinds.end());
     do {
       std::vector<int> axes = cut;
       do {
         std::vector<int> full = axes;
-        for (int i = 0; i < m_context.dims(); ++i)
-          if (box.hi[i] - box.lo[i] == 1) full.push_back(i);
+        for (int i = 0; i < D; ++i)
+          if (box_hi[i] - box_lo[i] == 1) full.push_back(i);
         SharedOption o;
         o.order = kinds;
         o.axes = full;
-        o.costs = runs_cost(m_context, m_dims, box.lo, box.hi, kinds, full,
+        o.costs = runs_cost(m_context, m_dims, box_lo, box_hi, kinds, full,
                             false); // the finer levels when needed
-        box.shared.push_back(std::move(o));
+        shared.push_back(std::move(o));
       } while (std::next_permutation(axes.begin(), axes.end()));
     } while (std::next_permutation(kinds.begin(), kinds.end()));
+    m_boxes[b].shared = static_cast<std::int32_t>(m_shared.size());
+    m_shared.push_back(std::move(shared));
   }
 
   const SearchContext& m_context;
   std::vector<std::int64_t> m_dims;
   std::int64_t m_budget = 0;
+  BoxIndex& m_index;                 // boxes by key (when it fits 64 bits)
   std::int64_t m_codes = 1;          // kinds codes: prod of (nodes of a kind + 1)
+  std::int64_t m_rank_gcd = 1;       // the kinds' common divisor of ranks per node
   std::vector<std::int64_t> m_radix; // the digit of each kind
-  std::vector<Box> m_boxes;
-  std::unordered_map<std::uint64_t, int> m_index;        // boxes by key (when it fits 64 bits)
-  std::map<std::vector<std::int64_t>, int> m_wide_index; // otherwise
+  std::vector<Box>& m_boxes;
+  std::vector<std::int64_t>& m_bounds; // every box's lo and hi
+  std::vector<std::pair<int, int>>& m_cuts;
+  std::vector<char>& m_cut_ok;
+  std::vector<int>& m_order; // children before parents
+  std::vector<std::vector<LeafOption>> m_options;
+  std::vector<std::vector<SharedOption>> m_shared;
+  std::map<std::vector<std::int64_t>, int> m_wide_index; // keys past 64 bits
+  std::vector<std::int64_t> m_wide;
   bool m_narrow_keys = true;
-  std::vector<int> m_order;
+  std::vector<Scratch> m_scratch;
+  std::vector<Span> m_spans;
   int m_root = -1;
   bool m_over_budget = false;
 };
@@ -483,36 +621,28 @@ double cheapest_node_box(const SearchContext& context, const std::vector<std::in
 
 } // namespace
 
-std::optional<Candidate> search_node_regions(const SearchContext& context,
-                                             const Candidate* incumbent, SearchStats& stats,
-                                             const std::function<void(const Candidate&)>& each,
-                                             const std::function<bool(double)>& hopeless) {
+void search_node_regions(const SearchContext& context, Chooser& chooser, SearchStats& stats) {
   const int L = context.levels();
   const std::int64_t nodes = context.level_sizes[0];
   if (L < 2 || nodes > context.region_search_nodes || (context.even && nodes < 3) ||
       context.node_classes.size() > region_search_max_kinds)
-    return std::nullopt;
+    return;
   const std::vector<std::vector<std::int64_t>> grids =
       ordered_factorizations(context.ranks, context.caps, context.grid_divisors());
   // The grids in the order of their cheapest node box (a lower bound on the busiest node),
   // so that the box budget goes to the most promising first and the search stops at the
-  // first grid that cannot beat the best plan.
+  // first grid whose bound the chooser finds hopeless.
   std::vector<std::pair<double, std::size_t>> order;
   for (std::size_t i = 0; i < grids.size(); ++i)
     if (context.admits(grids[i])) order.emplace_back(cheapest_node_box(context, grids[i]), i);
   std::stable_sort(order.begin(), order.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::optional<Candidate> best;
-  for (const auto& [bound, index] : order) {
-    const std::vector<std::int64_t>& d = grids[index];
-    // Every grid's best for `each`: no plan of another grid to beat, until `hopeless`.
-    if (each && hopeless && hopeless(bound)) break;
-    const Candidate* to_beat = each ? nullptr : best ? &*best : incumbent;
-    if (to_beat != nullptr &&
-        compare_level({"", bound, 0}, {"", to_beat->cost.levels[0].busiest, 0}) > 0)
-      break;
+  ProgrammeStore store(region_search_max_boxes - stats.region_boxes);
+  for (const auto& [bound, g] : order) {
+    if (chooser.hopeless(bound)) break;
+    const std::vector<std::int64_t>& d = grids[g];
     const std::int64_t budget = region_search_max_boxes - stats.region_boxes;
-    RegionProgramme programme(context, d, budget);
+    RegionProgramme programme(context, d, budget, store);
     stats.region_boxes += programme.boxes();
     if (!programme.complete()) {
       stats.regions_complete = false;
@@ -522,6 +652,8 @@ std::optional<Candidate> search_node_regions(const SearchContext& context,
     Candidate c;
     c.layout = PlanLayout::NodeRegions;
     c.dims = d;
+    // Given up as soon as a level of this grid's best is worse than the chooser's to_beat.
+    const Candidate* to_beat = chooser.to_beat();
     bool worse = false;
     for (int l = 0; l < L && !worse; ++l) {
       LevelCost level{context.level_names[l], 0, 0};
@@ -534,7 +666,6 @@ std::optional<Candidate> search_node_regions(const SearchContext& context,
       level.total = programme.stage(l, false);
       programme.keep_optimal(l, false, level.total);
       c.cost.levels.push_back(level);
-      // Stop as soon as this grid cannot beat the best so far.
       if (to_beat != nullptr) {
         PlanCost prefix;
         prefix.levels.assign(to_beat->cost.levels.begin(), to_beat->cost.levels.begin() + l + 1);
@@ -545,12 +676,8 @@ std::optional<Candidate> search_node_regions(const SearchContext& context,
     }
     if (worse) continue;
     programme.collect(c.regions);
-    if (each) each(c);
-    if (!best || compare_candidates(c, *best) < 0) {
-      if (incumbent == nullptr || compare_candidates(c, *incumbent) < 0) best = std::move(c);
-    }
+    chooser.offer(c);
   }
-  return best;
 }
 
 } // namespace hcart::impl

@@ -134,4 +134,13 @@ Candidate runs_candidate(const SearchContext& context, const std::vector<std::in
   return candidate;
 }
 
+void search_row_major_runs(const SearchContext& context,
+                           const std::vector<std::vector<std::int64_t>>& grids, Chooser& chooser,
+                           SearchStats& stats) {
+  for (const auto& d : grids) {
+    ++stats.run_grids;
+    chooser.offer(runs_candidate(context, d));
+  }
+}
+
 } // namespace hcart::impl

@@ -1,0 +1,77 @@
+// What the search compares plans by, and the driver that walks every space for it
+// (docs/algorithms.md, "One search, any chooser").
+#include "mapping/FactorSearch.hpp"
+#include "mapping/PlanSearch.hpp"
+
+#include <hcart/mapping/PlanCost.hpp>
+
+#include <cmath>
+#include <limits>
+#include <utility>
+
+namespace hcart::impl {
+
+Chooser::Chooser(const MachineTimings& timings, const Machine& machine, Mesh costed,
+                 TrafficOptions traffic, Strategy strategy, std::vector<double> weights,
+                 LoadProblem bytes, bool closed_form, bool costs_are_bytes)
+    : m_timings(&timings), m_machine(&machine), m_costed(std::move(costed)),
+      m_traffic(std::move(traffic)), m_strategy(strategy), m_weights(std::move(weights)),
+      m_bytes(std::move(bytes)), m_closed_form(closed_form), m_costs_are_bytes(costs_are_bytes),
+      m_node_timing(timings.find(machine.levels()[0].name)) {}
+
+void Chooser::note(const Candidate& c) {
+  std::optional<Candidate>& record = m_timings ? m_objective_best : m_best;
+  if (!record || compare_candidates(c, *record) < 0) record = c;
+}
+
+void Chooser::offer(const Candidate& c) {
+  if (!m_timings) {
+    note(c);
+    return;
+  }
+  if (hopeless(c.cost.levels[0].busiest)) { // its node level alone is slower than the best
+    note(c);
+    return;
+  }
+  const Traffic t = traffic_model(plan_of(c, m_strategy, m_weights), *m_machine, m_costed, m_traffic);
+  Candidate counted = c; // its cost the objective's, counted
+  counted.cost = plan_cost(t);
+  offer(counted, predict_exchange_time(level_loads(t), *m_timings).seconds);
+}
+
+void Chooser::offer(const Candidate& c, double seconds) {
+  note(c);
+  const int by_time = m_best ? compare_sums(seconds, m_best_seconds) : -1;
+  if (by_time > 0) return;
+  if (by_time < 0 || compare_candidates(c, *m_best) < 0) {
+    m_best = c;
+    m_best_seconds = seconds;
+  }
+}
+
+double Chooser::best_seconds() const {
+  return m_best ? m_best_seconds : std::numeric_limits<double>::infinity();
+}
+
+bool Chooser::hopeless(double node_cost) const {
+  if (!m_best) return false;
+  if (!m_timings)
+    return compare_level({"", node_cost, 0}, {"", m_best->cost.levels[0].busiest, 0}) > 0;
+  // By time: the node level's time at those bytes alone (no latency of more messages) is a
+  // lower bound of the exchange's, where the cost is bytes and bounds them.
+  if (!m_costs_are_bytes || !m_closed_form || m_node_timing == nullptr) return false;
+  const auto bytes = static_cast<std::int64_t>(std::floor(node_cost));
+  const double lower = m_node_timing->pair.empty() ? m_node_timing->exchange_seconds(bytes)
+                                                   : m_node_timing->pair_seconds(bytes);
+  return compare_sums(lower, m_best_seconds) > 0;
+}
+
+void search(const SearchContext& context, Chooser& chooser,
+            const std::vector<std::vector<std::int64_t>>& run_grids, SearchStats& stats) {
+  // The fastest space first, so that its best bounds the others.
+  if (context.even) search_level_grids(context, chooser, stats);
+  search_node_regions(context, chooser, stats);
+  search_row_major_runs(context, run_grids, chooser, stats);
+}
+
+} // namespace hcart::impl
