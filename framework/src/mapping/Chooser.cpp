@@ -29,7 +29,7 @@ void Chooser::offer(const Candidate& c) {
     note(c);
     return;
   }
-  if (hopeless(c.cost.levels[0].busiest)) { // its node level alone is slower than the best
+  if (hopeless(c.cost.levels[0].busiest) || !may_beat(c)) {
     note(c);
     return;
   }
@@ -49,6 +49,21 @@ void Chooser::offer(const Candidate& c, double seconds) {
   }
 }
 
+bool Chooser::may_beat(const Candidate& c) const {
+  // Its levels' bytes without the latency of their messages (which only adds) bound its time
+  // from below where the costs are bytes.
+  if (!m_best || !m_costs_are_bytes || !m_closed_form) return true;
+  std::vector<LevelLoad> loads;
+  std::int64_t units = 1;
+  for (std::size_t l = 0; l < c.cost.levels.size(); ++l) {
+    const LevelCost& level = c.cost.levels[l];
+    units *= m_machine->levels()[l].size;
+    loads.push_back({level.name, static_cast<std::int64_t>(std::floor(level.busiest)), 0,
+                     static_cast<std::int64_t>(std::floor(level.total)), units});
+  }
+  return compare_sums(predict_exchange_time(loads, *m_timings).seconds, m_best_seconds) <= 0;
+}
+
 double Chooser::best_seconds() const {
   return m_best ? m_best_seconds : std::numeric_limits<double>::infinity();
 }
@@ -64,6 +79,22 @@ bool Chooser::hopeless(double node_cost) const {
   const double lower = m_node_timing->pair.empty() ? m_node_timing->exchange_seconds(bytes)
                                                    : m_node_timing->pair_seconds(bytes);
   return compare_sums(lower, m_best_seconds) > 0;
+}
+
+double Chooser::node_cost_limit() const {
+  constexpr double none = std::numeric_limits<double>::infinity();
+  if (!m_best) return none;
+  if (!m_timings) return m_best->cost.levels[0].busiest;
+  if (!m_costs_are_bytes || !m_closed_form || m_node_timing == nullptr) return none;
+  // The node level's time grows with its bytes: the last bytes not hopeless, by bisection.
+  std::int64_t low = 0, high = std::int64_t{1} << 50;
+  if (hopeless(static_cast<double>(low))) return 0;
+  if (!hopeless(static_cast<double>(high))) return none;
+  while (high - low > 1) {
+    const std::int64_t mid = low + (high - low) / 2;
+    (hopeless(static_cast<double>(mid)) ? high : low) = mid;
+  }
+  return static_cast<double>(low) + 1; // every cost below low + 1 floors to at most low
 }
 
 void search(const SearchContext& context, Chooser& chooser,

@@ -168,6 +168,10 @@ public:
   const Candidate* to_beat() const { return m_timings ? nullptr : best(); }
   /// \brief True when no plan whose busiest node costs at least `node_cost` can be chosen.
   bool hopeless(double node_cost) const;
+  /// \brief The most the busiest node of a plan may cost and still be chosen (+infinity
+  /// when unknown): the objective's best so far, or by time the most bytes whose node level
+  /// alone is not slower than the best time. Costs past it are hopeless.
+  double node_cost_limit() const;
   /// The best time so far, +infinity before any (by time; the level grids prune by it).
   double best_seconds() const;
 
@@ -179,6 +183,10 @@ public:
   }
 
 private:
+  /// By time: false when the plan's bytes alone, without its messages' latency, are slower
+  /// than the best time (where its costs are bytes).
+  bool may_beat(const Candidate& c) const;
+
   const MachineTimings* m_timings = nullptr;
   const Machine* m_machine = nullptr;
   Mesh m_costed;

@@ -28,6 +28,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <unordered_map>
 #include <numeric>
 
 namespace hcart::impl {
@@ -45,7 +46,6 @@ bool within(double value, double optimum) {
 struct LeafOption {
   std::vector<std::vector<std::int64_t>> factors; // levels 1 .. L-1; empty: a row-major run
   std::vector<LevelCost> costs;                   // levels 1 .. L-1
-  bool ok = true;
 };
 
 // Several nodes sharing a box as consecutive runs of one of its row-major orders.
@@ -66,7 +66,8 @@ struct Box {
   std::int64_t kinds = 0;  // how many nodes of each kind, as a mixed-radix code
   std::int64_t bounds = 0; // lo at m_bounds[bounds], hi D entries later
   std::int32_t cut_begin = 0, cut_end = 0; // its cuts in m_cuts, m_cut_ok
-  std::int32_t options = -1;               // leaves: their options in m_options, once made
+  std::int32_t options = -1; // leaves: their options in m_option_sets, once made (shared)
+  std::int32_t option_ok = -1; // leaves: whether each option is still allowed, in m_option_ok
   std::int32_t shared = -1;                // several nodes as runs of the box (make_shared)
   int kind = 0;                            // leaves: the node's kind
   bool leaf = false;
@@ -120,7 +121,16 @@ private:
 // What the programmes of one search reuse, grid after grid (no allocation, no fresh pages
 // per grid): the index and the flat arrays of boxes, their coordinates and their cuts.
 struct ProgrammeStore {
-  explicit ProgrammeStore(std::int64_t capacity) : index(capacity) {}
+  // Room for `capacity` boxes from the start (untouched pages cost nothing; growing by
+  // copies cost more than the programme on large grids).
+  ProgrammeStore(std::int64_t capacity, int dims) : index(capacity) {
+    const auto boxes_room = static_cast<std::size_t>(std::max<std::int64_t>(capacity, 0));
+    boxes.reserve(boxes_room);
+    bounds.reserve(2 * static_cast<std::size_t>(dims) * boxes_room);
+    cuts.reserve(8 * boxes_room);
+    cut_ok.reserve(8 * boxes_room);
+    order.reserve(boxes_room);
+  }
   BoxIndex index;
   std::vector<Box> boxes;
   std::vector<std::int64_t> bounds; // every box's lo and hi
@@ -139,9 +149,12 @@ struct ProgrammeStore {
 
 class RegionProgramme {
 public:
+  // `limit`: the most the busiest node may cost (the chooser's node_cost_limit): a box whose
+  // nodes must send more than that, on average, to the nodes outside it is dropped uncut.
   RegionProgramme(const SearchContext& context, std::vector<std::int64_t> dims, std::int64_t budget,
-                  ProgrammeStore& store)
-      : m_context(context), m_dims(std::move(dims)), m_budget(budget), m_index(store.index),
+                  double limit, ProgrammeStore& store)
+      : m_context(context), m_dims(std::move(dims)), m_budget(budget), m_limit(limit),
+        m_index(store.index),
         m_boxes(store.boxes), m_bounds(store.bounds), m_cuts(store.cuts), m_cut_ok(store.cut_ok),
         m_order(store.order) {
     store.clear();
@@ -163,6 +176,10 @@ public:
       depth += x;
     }
     m_narrow_keys = room < 1.8e19;
+    double option_room = static_cast<double>(context.node_classes.size());
+    for (std::int64_t x : m_dims)
+      option_room *= std::pow(static_cast<double>(std::max<std::int64_t>(x + 1, 4)), 2);
+    m_option_keys = option_room < 1.8e19;
     // Scratch per recursion depth (a cut shrinks some extent by at least one).
     m_scratch.resize(static_cast<std::size_t>(depth));
     for (auto& s : m_scratch)
@@ -185,9 +202,10 @@ public:
           if (level == 0) {
             v = box.node_cost;
           } else {
-            for (const auto& o : options(b)) {
-              if (!o.ok) continue;
-              const LevelCost& c = o.costs[level - 1];
+            const std::vector<LeafOption>& set = options(b);
+            for (std::size_t k = 0; k < set.size(); ++k) {
+              if (!m_option_ok[box.option_ok + k]) continue;
+              const LevelCost& c = set[k].costs[level - 1];
               v = std::min(v, busiest ? c.busiest : c.total);
             }
           }
@@ -223,11 +241,13 @@ public:
           continue;
         }
         bool any = false;
-        for (auto& o : m_options[box.options]) {
-          if (!o.ok) continue;
-          const LevelCost& c = o.costs[level - 1];
-          o.ok = busiest ? within(c.busiest, optimum) : within(c.total, box.value);
-          any = any || o.ok;
+        const std::vector<LeafOption>& set = m_option_sets[box.options];
+        for (std::size_t k = 0; k < set.size(); ++k) {
+          char& ok = m_option_ok[box.option_ok + k];
+          if (!ok) continue;
+          const LevelCost& c = set[k].costs[level - 1];
+          ok = busiest ? within(c.busiest, optimum) : within(c.total, box.value);
+          any = any || ok;
         }
         box.ok = any;
       } else {
@@ -281,9 +301,10 @@ private:
     const Box& box = m_boxes[b];
     if (box.leaf) {
       NodeRegion r = region_of(box);
-      for (const auto& o : options(b)) {
-        if (o.ok) {
-          r.level_factors = o.factors;
+      const std::vector<LeafOption>& set = options(b);
+      for (std::size_t k = 0; k < set.size(); ++k) {
+        if (m_option_ok[box.option_ok + k]) {
+          r.level_factors = set[k].factors;
           break;
         }
       }
@@ -332,6 +353,17 @@ private:
     wide.push_back(kinds);
     const auto found = m_wide_index.find(wide);
     return found == m_wide_index.end() ? -1 : found->second;
+  }
+
+  bool past_limit(double cost) const {
+    return !std::isinf(m_limit) && compare_sums(cost, m_limit) > 0;
+  }
+
+  std::int64_t nodes_in(std::int64_t kinds) const {
+    std::int64_t n = 0;
+    for (std::size_t k = 0; k < m_radix.size(); ++k)
+      n += count_of(kinds, k);
+    return n;
   }
 
   std::int64_t count_of(std::int64_t kinds, std::size_t k) const {
@@ -388,12 +420,19 @@ private:
       }
       m_boxes.push_back(box);
     }
+    // What the box's nodes send to nodes outside it: a leaf's node cost; a box of k nodes
+    // has a node that sends at least a k-th of it (the busiest carries at least the mean),
+    // so past k times the limit no partition of the box can be chosen.
+    for (int i = 0; i < D; ++i) {
+      m_spans[i] = span_of(m_context.problem.cells[i], m_dims[i], m_context.problem.periodic[i],
+                           lo[i], hi[i], 0, m_dims[i]);
+    }
+    const double outside = unit_cost(m_context.problem, m_spans.data());
     if (m_boxes[id].leaf) {
-      for (int i = 0; i < D; ++i) {
-        m_spans[i] = span_of(m_context.problem.cells[i], m_dims[i], m_context.problem.periodic[i],
-                             lo[i], hi[i], 0, m_dims[i]);
-      }
-      m_boxes[id].node_cost = unit_cost(m_context.problem, m_spans.data());
+      m_boxes[id].node_cost = outside;
+      m_boxes[id].ok = !past_limit(outside);
+    } else if (past_limit(outside / static_cast<double>(nodes_in(kinds)))) {
+      // Dropped: no cuts, no shared runs, so its value is +infinity at every stage.
     } else {
       // Every cut: a slab of p planes holds whole nodes only where p * slab is a multiple of
       // the kinds' common divisor of ranks, so p steps by the least such p.
@@ -441,13 +480,43 @@ private:
     return id;
   }
 
-  // A leaf's options (made on first use).
-  std::vector<LeafOption>& options(int b) {
-    if (m_boxes[b].options < 0) {
-      m_boxes[b].options = static_cast<std::int32_t>(m_options.size());
-      m_options.push_back(make_options(m_boxes[b]));
+  // A leaf's options (made on first use; leaves alike share them, each its own flags).
+  const std::vector<LeafOption>& options(int b) {
+    Box& box = m_boxes[b];
+    if (box.options < 0) {
+      std::uint64_t key = 0;
+      const bool shared = option_key(box, key);
+      const auto known = shared ? m_option_memo.find(key) : m_option_memo.end();
+      if (known != m_option_memo.end()) {
+        box.options = known->second;
+      } else {
+        box.options = static_cast<std::int32_t>(m_option_sets.size());
+        m_option_sets.push_back(make_options(box));
+        if (shared) m_option_memo.emplace(key, box.options);
+      }
+      box.option_ok = static_cast<std::int32_t>(m_option_ok.size());
+      m_option_ok.resize(m_option_ok.size() + m_option_sets[box.options].size(), 1);
     }
-    return m_options[m_boxes[b].options];
+    return m_option_sets[box.options];
+  }
+
+  // Leaves whose options cost the same, named by one number: per direction, where the
+  // blocks are all alike (cells a multiple of the dim), the box's length and whether it
+  // touches either end (its level grids' costs depend on nothing else); else its lo and hi.
+  // False on an uneven machine (a run's cost depends on the nodes' ranks) or past 64 bits.
+  bool option_key(const Box& box, std::uint64_t& key) const {
+    if (!m_context.even || !m_option_keys) return false;
+    key = static_cast<std::uint64_t>(box.kind);
+    for (int i = 0; i < m_context.dims(); ++i) {
+      const std::int64_t d = m_dims[i], l = lo(box)[i], h = hi(box)[i];
+      const auto base = static_cast<std::uint64_t>(std::max<std::int64_t>(d + 1, 4));
+      const bool alike = m_context.problem.cells[i] % d == 0;
+      const std::int64_t first = alike ? h - l : l;
+      const std::int64_t second = alike ? (l == 0 ? 1 : 0) + (h == d ? 2 : 0) : h;
+      key = (key * base + static_cast<std::uint64_t>(first)) * base +
+            static_cast<std::uint64_t>(second);
+    }
+    return true;
   }
 
   std::vector<LeafOption> make_options(const Box& box) const {
@@ -568,6 +637,7 @@ private:
   const SearchContext& m_context;
   std::vector<std::int64_t> m_dims;
   std::int64_t m_budget = 0;
+  double m_limit = infinite;
   BoxIndex& m_index;                 // boxes by key (when it fits 64 bits)
   std::int64_t m_codes = 1;          // kinds codes: prod of (nodes of a kind + 1)
   std::int64_t m_rank_gcd = 1;       // the kinds' common divisor of ranks per node
@@ -577,7 +647,10 @@ private:
   std::vector<std::pair<int, int>>& m_cuts;
   std::vector<char>& m_cut_ok;
   std::vector<int>& m_order; // children before parents
-  std::vector<std::vector<LeafOption>> m_options;
+  std::vector<std::vector<LeafOption>> m_option_sets;
+  std::unordered_map<std::uint64_t, std::int32_t> m_option_memo; // option sets by option_key
+  bool m_option_keys = true;
+  std::vector<char> m_option_ok;
   std::vector<std::vector<SharedOption>> m_shared;
   std::map<std::vector<std::int64_t>, int> m_wide_index; // keys past 64 bits
   std::vector<std::int64_t> m_wide;
@@ -637,12 +710,12 @@ void search_node_regions(const SearchContext& context, Chooser& chooser, SearchS
     if (context.admits(grids[i])) order.emplace_back(cheapest_node_box(context, grids[i]), i);
   std::stable_sort(order.begin(), order.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
-  ProgrammeStore store(region_search_max_boxes - stats.region_boxes);
+  ProgrammeStore store(region_search_max_boxes - stats.region_boxes, context.dims());
   for (const auto& [bound, g] : order) {
     if (chooser.hopeless(bound)) break;
     const std::vector<std::int64_t>& d = grids[g];
     const std::int64_t budget = region_search_max_boxes - stats.region_boxes;
-    RegionProgramme programme(context, d, budget, store);
+    RegionProgramme programme(context, d, budget, chooser.node_cost_limit(), store);
     stats.region_boxes += programme.boxes();
     if (!programme.complete()) {
       stats.regions_complete = false;
@@ -659,6 +732,10 @@ void search_node_regions(const SearchContext& context, Chooser& chooser, SearchS
       LevelCost level{context.level_names[l], 0, 0};
       level.busiest = programme.stage(l, true);
       if (std::isinf(level.busiest)) { // no partition of this grid holds the nodes
+        worse = true;
+        break;
+      }
+      if (l == 0 && chooser.hopeless(level.busiest)) { // its busiest node alone loses
         worse = true;
         break;
       }

@@ -138,10 +138,16 @@ bool dominates(const Span& a, const Span& b) {
          a.in_self[1] <= b.in_self[1];
 }
 
+// At most 3 intervals x 3 places in the parent: the classes of one direction.
+struct SpanClasses {
+  std::array<Span, 9> span;
+  std::size_t count = 0;
+};
+
 // The classes of ranges of one direction at one level whose unit could be the busiest: one
 // representative per (cells class, place in the parent), then those no other dominates
 // (more cells, more neighbours in the parent and fewer in itself never cost less).
-std::vector<Span> candidate_spans(const LoadProblem& problem, const GridLevel& level, int i) {
+SpanClasses candidate_spans(const LoadProblem& problem, const GridLevel& level, int i) {
   const std::int64_t d = level.coords[i], flo = level.frame_lo[i], fhi = level.frame_hi[i];
   const std::int64_t groups = level.groups[i], n = groups / level.parent_groups[i];
   const std::int64_t m = (fhi - flo) / groups;
@@ -151,11 +157,11 @@ std::vector<Span> candidate_spans(const LoadProblem& problem, const GridLevel& l
   const bool straddle = full < groups && extra > flo + full * m;
   const std::int64_t intervals[3][2] = {
       {0, full - 1}, {full, straddle ? full : full - 1}, {full + (straddle ? 1 : 0), groups - 1}};
-  std::vector<Span> spans;
+  SpanClasses spans;
   auto add = [&](std::int64_t a) {
     const std::int64_t lo = flo + a * m, plo = flo + (a / n) * n * m;
-    spans.push_back(
-        span_of(problem.cells[i], d, problem.periodic[i], lo, lo + m, plo, plo + n * m));
+    spans.span[spans.count++] =
+        span_of(problem.cells[i], d, problem.periodic[i], lo, lo + m, plo, plo + n * m);
   };
   for (const auto& interval : intervals) {
     const std::int64_t first = interval[0], last = interval[1];
@@ -174,15 +180,15 @@ std::vector<Span> candidate_spans(const LoadProblem& problem, const GridLevel& l
       if (a <= last && (a != between || n >= 3)) add(a);
     }
   }
-  std::vector<Span> kept;
-  for (std::size_t a = 0; a < spans.size(); ++a) {
+  SpanClasses kept;
+  for (std::size_t a = 0; a < spans.count; ++a) {
     bool dominated = false;
-    for (std::size_t b = 0; b < spans.size() && !dominated; ++b) {
-      if (a == b || !dominates(spans[b], spans[a])) continue;
+    for (std::size_t b = 0; b < spans.count && !dominated; ++b) {
+      if (a == b || !dominates(spans.span[b], spans.span[a])) continue;
       // Equal spans: keep the first.
-      dominated = !dominates(spans[a], spans[b]) || b < a;
+      dominated = !dominates(spans.span[a], spans.span[b]) || b < a;
     }
-    if (!dominated) kept.push_back(spans[a]);
+    if (!dominated) kept.span[kept.count++] = spans.span[a];
   }
   return kept;
 }
@@ -199,8 +205,9 @@ double self_count(std::int64_t length, bool whole_and_periodic) {
 LevelCost grid_level_cost(const LoadProblem& problem, const GridLevel& level, double cutoff) {
   const int dims = problem.dims;
   LevelCost cost;
-  // Total: sum over the units of products = product of per-direction sums.
-  std::vector<double> sum_parent(dims), sum_self(dims), sum_cells(dims);
+  // Total: sum over the units of products = product of per-direction sums. (Fixed arrays:
+  // the region search calls this for every option of every node box.)
+  std::array<double, max_factorize_dims> sum_parent{}, sum_self{}, sum_cells{};
   for (int i = 0; i < dims; ++i) {
     const std::int64_t length = level.frame_hi[i] - level.frame_lo[i];
     const bool whole =
@@ -225,15 +232,15 @@ LevelCost grid_level_cost(const LoadProblem& problem, const GridLevel& level, do
     cost.total += t.weight * (parent - self) * cells;
   }
   // Busiest: the largest unit cost over the product of the directions' candidate classes.
-  std::vector<std::vector<Span>> classes(dims);
+  std::array<SpanClasses, max_factorize_dims> classes;
   for (int i = 0; i < dims; ++i)
     classes[i] = candidate_spans(problem, level, i);
-  std::vector<std::size_t> pick(dims, 0);
-  std::vector<Span> spans(dims);
+  std::array<std::size_t, max_factorize_dims> pick{};
+  std::array<Span, max_factorize_dims> spans;
   const double limit = std::isinf(cutoff) ? cutoff : cutoff + cost_tolerance * std::fabs(cutoff);
   for (;;) {
     for (int i = 0; i < dims; ++i)
-      spans[i] = classes[i][pick[i]];
+      spans[i] = classes[i].span[pick[i]];
     const double c = unit_cost(problem, spans.data());
     if (c > cost.busiest) cost.busiest = c;
     if (cost.busiest > limit) {
@@ -241,7 +248,7 @@ LevelCost grid_level_cost(const LoadProblem& problem, const GridLevel& level, do
       return cost;
     }
     int i = dims - 1;
-    while (i >= 0 && ++pick[i] == classes[i].size())
+    while (i >= 0 && ++pick[i] == classes[i].count)
       pick[i--] = 0;
     if (i < 0) break;
   }
