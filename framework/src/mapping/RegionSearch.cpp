@@ -178,7 +178,7 @@ public:
     m_narrow_keys = room < 1.8e19;
     double option_room = static_cast<double>(context.node_classes.size());
     for (std::int64_t x : m_dims)
-      option_room *= std::pow(static_cast<double>(std::max<std::int64_t>(x + 1, 4)), 2);
+      option_room *= 4.0 * static_cast<double>(x + 1) * static_cast<double>(x + 1);
     m_option_keys = option_room < 1.8e19;
     // Scratch per recursion depth (a cut shrinks some extent by at least one).
     m_scratch.resize(static_cast<std::size_t>(depth));
@@ -500,21 +500,24 @@ private:
     return m_option_sets[box.options];
   }
 
-  // Leaves whose options cost the same, named by one number: per direction, where the
-  // blocks are all alike (cells a multiple of the dim), the box's length and whether it
-  // touches either end (its level grids' costs depend on nothing else); else its lo and hi.
-  // False on an uneven machine (a run's cost depends on the nodes' ranks) or past 64 bits.
+  // Leaves whose options cost the same, named by one number: per direction, the box's
+  // length, whether it touches either end, and where in it the blocks of one cell more end
+  // (the first cells % d coordinates own one more; clamped to the box): the level grids'
+  // costs inside a box depend on nothing else. False on an uneven machine (a run's cost
+  // depends on the nodes' ranks) or past 64 bits.
   bool option_key(const Box& box, std::uint64_t& key) const {
     if (!m_context.even || !m_option_keys) return false;
     key = static_cast<std::uint64_t>(box.kind);
     for (int i = 0; i < m_context.dims(); ++i) {
       const std::int64_t d = m_dims[i], l = lo(box)[i], h = hi(box)[i];
-      const auto base = static_cast<std::uint64_t>(std::max<std::int64_t>(d + 1, 4));
-      const bool alike = m_context.problem.cells[i] % d == 0;
-      const std::int64_t first = alike ? h - l : l;
-      const std::int64_t second = alike ? (l == 0 ? 1 : 0) + (h == d ? 2 : 0) : h;
-      key = (key * base + static_cast<std::uint64_t>(first)) * base +
-            static_cast<std::uint64_t>(second);
+      const std::int64_t extra = m_context.problem.cells[i] % d;
+      const std::int64_t split = std::clamp<std::int64_t>(extra - l, 0, h - l);
+      const std::int64_t ends = (l == 0 ? 1 : 0) + (h == d ? 2 : 0);
+      const auto base = static_cast<std::uint64_t>(d + 1);
+      key = ((key * base + static_cast<std::uint64_t>(h - l)) * base +
+             static_cast<std::uint64_t>(split)) *
+                4 +
+            static_cast<std::uint64_t>(ends);
     }
     return true;
   }
