@@ -178,7 +178,7 @@ public:
     m_narrow_keys = room < 1.8e19;
     double option_room = static_cast<double>(context.node_classes.size());
     for (std::int64_t x : m_dims)
-      option_room *= 4.0 * static_cast<double>(x + 1) * static_cast<double>(x + 1);
+      option_room *= 2.0 * static_cast<double>(x + 1) * static_cast<double>(x + 1);
     m_option_keys = option_room < 1.8e19;
     // Scratch per recursion depth (a cut shrinks some extent by at least one).
     m_scratch.resize(static_cast<std::size_t>(depth));
@@ -501,10 +501,11 @@ private:
   }
 
   // Leaves whose options cost the same, named by one number: per direction, the box's
-  // length, whether it touches either end, and where in it the blocks of one cell more end
-  // (the first cells % d coordinates own one more; clamped to the box): the level grids'
-  // costs inside a box depend on nothing else. False on an uneven machine (a run's cost
-  // depends on the nodes' ranks) or past 64 bits.
+  // length, where in it the blocks of one cell more end (the first cells % d coordinates
+  // own one more; clamped to the box), and whether it is the whole of a periodic direction
+  // (its own neighbour across the wrap). The finer levels count only messages between units
+  // inside the box, so nothing else of where it lies changes their costs. False on an
+  // uneven machine (a run's cost depends on the nodes' ranks) or past 64 bits.
   bool option_key(const Box& box, std::uint64_t& key) const {
     if (!m_context.even || !m_option_keys) return false;
     key = static_cast<std::uint64_t>(box.kind);
@@ -512,11 +513,11 @@ private:
       const std::int64_t d = m_dims[i], l = lo(box)[i], h = hi(box)[i];
       const std::int64_t extra = m_context.problem.cells[i] % d;
       const std::int64_t split = std::clamp<std::int64_t>(extra - l, 0, h - l);
-      const std::int64_t ends = (l == 0 ? 1 : 0) + (h == d ? 2 : 0);
+      const std::int64_t ends = m_context.problem.periodic[i] && l == 0 && h == d ? 1 : 0;
       const auto base = static_cast<std::uint64_t>(d + 1);
       key = ((key * base + static_cast<std::uint64_t>(h - l)) * base +
              static_cast<std::uint64_t>(split)) *
-                4 +
+                2 +
             static_cast<std::uint64_t>(ends);
     }
     return true;
