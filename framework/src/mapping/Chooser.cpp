@@ -5,6 +5,7 @@
 
 #include <hcart/mapping/PlanCost.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -25,18 +26,45 @@ void Chooser::note(const Candidate& c) {
 }
 
 void Chooser::offer(const Candidate& c) {
-  if (!m_timings) {
-    note(c);
-    return;
+  note(c);
+  if (!m_timings) return;
+  // Its node level alone slower than the best, or its bytes and node messages alone: it
+  // cannot be chosen.
+  if (hopeless(c.cost.levels[0].busiest)) return;
+  const double least = least_seconds(c);
+  if (!beyond_best(least)) m_pending.emplace_back(least, c);
+}
+
+void Chooser::settle() {
+  std::stable_sort(m_pending.begin(), m_pending.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [least, c] : m_pending) {
+    if (beyond_best(least)) break;
+    const Traffic t =
+        traffic_model(plan_of(c, m_strategy, m_weights), *m_machine, m_costed, m_traffic);
+    Candidate counted = c; // its cost the objective's, counted
+    counted.cost = plan_cost(t);
+    offer(counted, predict_exchange_time(level_loads(t), *m_timings).seconds);
   }
-  if (hopeless(c.cost.levels[0].busiest) || !may_beat(c)) {
-    note(c);
-    return;
+  m_pending.clear();
+}
+
+bool Chooser::beyond_best(double seconds) const {
+  return m_best && compare_sums(seconds, m_best_seconds) > 0;
+}
+
+double Chooser::least_seconds(const Candidate& c) const {
+  if (!m_costs_are_bytes || !m_closed_form) return 0;
+  std::vector<LevelLoad> loads;
+  std::int64_t units = 1;
+  for (std::size_t l = 0; l < c.cost.levels.size(); ++l) {
+    const LevelCost& level = c.cost.levels[l];
+    units *= m_machine->levels()[l].size;
+    loads.push_back({level.name, static_cast<std::int64_t>(std::floor(level.busiest)),
+                     l == 0 ? c.node_messages : 0,
+                     static_cast<std::int64_t>(std::floor(level.total)), units});
   }
-  const Traffic t = traffic_model(plan_of(c, m_strategy, m_weights), *m_machine, m_costed, m_traffic);
-  Candidate counted = c; // its cost the objective's, counted
-  counted.cost = plan_cost(t);
-  offer(counted, predict_exchange_time(level_loads(t), *m_timings).seconds);
+  return predict_exchange_time(loads, *m_timings).seconds;
 }
 
 void Chooser::offer(const Candidate& c, double seconds) {
@@ -47,21 +75,6 @@ void Chooser::offer(const Candidate& c, double seconds) {
     m_best = c;
     m_best_seconds = seconds;
   }
-}
-
-bool Chooser::may_beat(const Candidate& c) const {
-  // Its levels' bytes without the latency of their messages (which only adds) bound its time
-  // from below where the costs are bytes.
-  if (!m_best || !m_costs_are_bytes || !m_closed_form) return true;
-  std::vector<LevelLoad> loads;
-  std::int64_t units = 1;
-  for (std::size_t l = 0; l < c.cost.levels.size(); ++l) {
-    const LevelCost& level = c.cost.levels[l];
-    units *= m_machine->levels()[l].size;
-    loads.push_back({level.name, static_cast<std::int64_t>(std::floor(level.busiest)), 0,
-                     static_cast<std::int64_t>(std::floor(level.total)), units});
-  }
-  return compare_sums(predict_exchange_time(loads, *m_timings).seconds, m_best_seconds) <= 0;
 }
 
 double Chooser::best_seconds() const {
@@ -101,8 +114,11 @@ void search(const SearchContext& context, Chooser& chooser,
             const std::vector<std::vector<std::int64_t>>& run_grids, SearchStats& stats) {
   // The fastest space first, so that its best bounds the others.
   if (context.even) search_level_grids(context, chooser, stats);
+  chooser.settle();
   search_node_regions(context, chooser, stats);
+  chooser.settle();
   search_row_major_runs(context, run_grids, chooser, stats);
+  chooser.settle();
 }
 
 } // namespace hcart::impl

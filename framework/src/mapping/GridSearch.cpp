@@ -389,6 +389,7 @@ void search_level_grids(const SearchContext& context, Chooser& chooser, SearchSt
     if (compare_sums(bound, chooser.best_seconds()) > 0) break;
     c.cost = level_grid_cost(context, c.level_factors); // the objective's, for the record
     chooser.offer(c);
+    chooser.settle(); // counted now: the best time so far ends the loop
   }
 }
 

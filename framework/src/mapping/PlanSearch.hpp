@@ -104,6 +104,9 @@ struct Candidate {
   std::vector<std::vector<std::int64_t>> level_factors; ///< LevelGrid
   std::vector<NodeRegion> regions;                      ///< NodeRegions
   PlanCost cost;
+  /// At most the most messages one rank sends to other nodes (0 where not known): the node
+  /// level's latency in a lower bound of the predicted time (Chooser).
+  std::int64_t node_messages = 0;
 };
 
 /// -1 when a comes first: lower cost; on a tie a level grid before node regions before
@@ -155,9 +158,13 @@ public:
   const LoadProblem& bytes() const { return m_bytes; }
   bool closed_form() const { return m_closed_form; }
 
-  /// \brief A plan, its cost the objective's: kept when the chooser prefers it (by time:
-  /// counted rank by rank through the traffic model, unless hopeless).
+  /// \brief A plan, its cost the objective's: kept when the chooser prefers it. By time a
+  /// plan that may beat the best is counted rank by rank through the traffic model, at the
+  /// next settle(), in the order of a lower bound of its time.
   void offer(const Candidate& c);
+  /// \brief By time: counts the plans offered since the last call, the least lower bound of
+  /// their time first, until that bound passes the best time (the rest cannot beat it).
+  void settle();
   /// \brief A plan timed already (the level grids' closed form), its cost the objective's.
   void offer(const Candidate& c, double seconds);
   /// \brief A plan for the objective's record alone (by time: one the time search covers).
@@ -183,9 +190,12 @@ public:
   }
 
 private:
-  /// By time: false when the plan's bytes alone, without its messages' latency, are slower
-  /// than the best time (where its costs are bytes).
-  bool may_beat(const Candidate& c) const;
+  /// By time: a lower bound of the plan's time where its costs are bytes (0 otherwise): its
+  /// bytes, with the latency of node_messages at the node level and of none below (more
+  /// messages can only add).
+  double least_seconds(const Candidate& c) const;
+  /// By time: the best time so far passed by `seconds`.
+  bool beyond_best(double seconds) const;
 
   const MachineTimings* m_timings = nullptr;
   const Machine* m_machine = nullptr;
@@ -200,11 +210,12 @@ private:
   std::optional<Candidate> m_best;
   double m_best_seconds = 0;
   std::optional<Candidate> m_objective_best;
+  std::vector<std::pair<double, Candidate>> m_pending; ///< offered, not counted yet
 };
 
 /// \brief The search behind Hierarchical and Manual: every space in turn (level grids on an
 /// even machine, node regions, row-major runs on `run_grids`), each handing its plans to
-/// `chooser`. A new space goes here.
+/// `chooser`, which settles them after each space. A new space goes here.
 void search(const SearchContext& context, Chooser& chooser,
             const std::vector<std::vector<std::int64_t>>& run_grids, SearchStats& stats);
 
@@ -241,6 +252,14 @@ void time_level_grids(const SearchContext& context, const MachineTimings& timing
 /// budget (region_search_max_boxes, counted in `stats`); a grid is given up as soon as a
 /// level of its best is worse than the chooser's to_beat(), else its best is offered.
 void search_node_regions(const SearchContext& context, Chooser& chooser, SearchStats& stats);
+
+/// \brief The most messages one rank of node regions `regions` of grid `dims` sends to
+/// other nodes, over the ranks of the boxes that hold one node each (the boxes several nodes
+/// share are left out, so that it is a lower bound there): per direction a rank lies on the
+/// box's low edge, its high edge or inside, and a message crosses to another node when its
+/// neighbour exists and lies outside the box in a direction it crosses.
+std::int64_t node_region_messages(const LoadProblem& problem, const std::vector<std::int64_t>& dims,
+                                  const std::vector<NodeRegion>& regions);
 
 /// \brief The row-major-run space on `grids` (the ones that are not level grids), each
 /// counted rank by rank.

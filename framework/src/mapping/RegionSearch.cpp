@@ -698,6 +698,60 @@ double cheapest_node_box(const SearchContext& context, const std::vector<std::in
 
 } // namespace
 
+std::int64_t node_region_messages(const LoadProblem& problem, const std::vector<std::int64_t>& dims,
+                                  const std::vector<NodeRegion>& regions) {
+  const int D = problem.dims;
+  // Per direction and place (0: the low edge, 1: the high edge, 2: inside): whether the
+  // neighbour on each side exists, and whether it lies outside the box.
+  struct Place {
+    bool exists[2];
+    bool outside[2];
+  };
+  std::int64_t most = 0;
+  std::vector<std::vector<Place>> places(D);
+  std::vector<std::size_t> pick(D);
+  for (const NodeRegion& r : regions) {
+    if (!r.run_axes.empty() || r.origin.empty()) continue; // a shared box: not known here
+    for (int i = 0; i < D; ++i) {
+      const std::int64_t lo = r.origin[i], hi = lo + r.extent[i], d = dims[i];
+      const bool periodic = problem.periodic[i];
+      const bool whole = lo == 0 && hi == d; // periodic: its own neighbour across the wrap
+      places[i].clear();
+      for (const std::int64_t x : {lo, hi - 1}) {
+        Place p{};
+        p.exists[0] = x > 0 || periodic;
+        p.exists[1] = x < d - 1 || periodic;
+        p.outside[0] = p.exists[0] && x == lo && !whole;
+        p.outside[1] = p.exists[1] && x == hi - 1 && !whole;
+        places[i].push_back(p);
+        if (hi - 1 == lo) break;
+      }
+      if (hi - lo >= 3) places[i].push_back({{true, true}, {false, false}}); // inside
+    }
+    std::fill(pick.begin(), pick.end(), 0);
+    for (;;) {
+      std::int64_t messages = 0;
+      for (const auto& t : problem.terms) {
+        bool exists = true, crosses = false;
+        for (int i = 0; i < D; ++i) {
+          if (!(t.crossed & (1u << i))) continue;
+          const int side = (t.plus >> i) & 1u;
+          const Place& p = places[i][pick[i]];
+          exists = exists && p.exists[side];
+          crosses = crosses || p.outside[side];
+        }
+        if (exists && crosses) ++messages;
+      }
+      most = std::max(most, messages);
+      int i = D - 1;
+      while (i >= 0 && ++pick[i] == places[i].size())
+        pick[i--] = 0;
+      if (i < 0) break;
+    }
+  }
+  return most;
+}
+
 void search_node_regions(const SearchContext& context, Chooser& chooser, SearchStats& stats) {
   const int L = context.levels();
   const std::int64_t nodes = context.level_sizes[0];
@@ -757,6 +811,7 @@ void search_node_regions(const SearchContext& context, Chooser& chooser, SearchS
     }
     if (worse) continue;
     programme.collect(c.regions);
+    c.node_messages = node_region_messages(context.problem, d, c.regions);
     chooser.offer(c);
   }
 }
