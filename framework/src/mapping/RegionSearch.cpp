@@ -45,7 +45,14 @@ bool within(double value, double optimum) {
 
 struct LeafOption {
   std::vector<std::vector<std::int64_t>> factors; // levels 1 .. L-1; empty: a row-major run
-  std::vector<LevelCost> costs;                   // levels 1 .. L-1
+  std::vector<LevelCost> costs; // levels 1 .. L-1, as far as asked (a run's all at once)
+};
+
+// The options of the leaves alike (RegionProgramme::option_key): the box they were made
+// for (the others cost the same) and each option's costs.
+struct OptionSet {
+  std::vector<std::int64_t> frame_lo, frame_hi;
+  std::vector<LeafOption> options;
 };
 
 // Several nodes sharing a box as consecutive runs of one of its row-major orders.
@@ -202,10 +209,10 @@ public:
           if (level == 0) {
             v = box.node_cost;
           } else {
-            const std::vector<LeafOption>& set = options(b);
-            for (std::size_t k = 0; k < set.size(); ++k) {
+            const std::size_t count = options(b).size();
+            for (std::size_t k = 0; k < count; ++k) {
               if (!m_option_ok[box.option_ok + k]) continue;
-              const LevelCost& c = set[k].costs[level - 1];
+              const LevelCost& c = option_cost(box.options, k, level);
               v = std::min(v, busiest ? c.busiest : c.total);
             }
           }
@@ -241,11 +248,11 @@ public:
           continue;
         }
         bool any = false;
-        const std::vector<LeafOption>& set = m_option_sets[box.options];
-        for (std::size_t k = 0; k < set.size(); ++k) {
+        const std::size_t count = m_option_sets[box.options].options.size();
+        for (std::size_t k = 0; k < count; ++k) {
           char& ok = m_option_ok[box.option_ok + k];
           if (!ok) continue;
-          const LevelCost& c = set[k].costs[level - 1];
+          const LevelCost& c = option_cost(box.options, k, level);
           ok = busiest ? within(c.busiest, optimum) : within(c.total, box.value);
           any = any || ok;
         }
@@ -495,9 +502,35 @@ private:
         if (shared) m_option_memo.emplace(key, box.options);
       }
       box.option_ok = static_cast<std::int32_t>(m_option_ok.size());
-      m_option_ok.resize(m_option_ok.size() + m_option_sets[box.options].size(), 1);
+      m_option_ok.resize(m_option_ok.size() + m_option_sets[box.options].options.size(), 1);
     }
-    return m_option_sets[box.options];
+    return m_option_sets[box.options].options;
+  }
+
+  // Option k's cost at `level` of option set `set`, counted on first use (an option struck
+  // out at a coarser level is never counted at the finer ones).
+  const LevelCost& option_cost(int set, std::size_t k, int level) {
+    OptionSet& options = m_option_sets[set];
+    LeafOption& o = options.options[k];
+    const int D = m_context.dims();
+    while (static_cast<int>(o.costs.size()) < level) {
+      const int l = static_cast<int>(o.costs.size()) + 1; // the level to count
+      GridLevel g;
+      g.coords = m_dims;
+      g.frame_lo = options.frame_lo;
+      g.frame_hi = options.frame_hi;
+      g.parent_groups.assign(D, 1);
+      for (int f = 0; f + 1 < l; ++f)
+        for (int i = 0; i < D; ++i)
+          g.parent_groups[i] *= o.factors[f][i];
+      g.groups = g.parent_groups;
+      for (int i = 0; i < D; ++i)
+        g.groups[i] *= o.factors[l - 1][i];
+      LevelCost c = grid_level_cost(m_context.problem, g);
+      c.name = m_context.level_names[l];
+      o.costs.push_back(std::move(c));
+    }
+    return o.costs[level - 1];
   }
 
   // Leaves whose options cost the same, named by one number: per direction, the box's
@@ -523,8 +556,12 @@ private:
     return true;
   }
 
-  std::vector<LeafOption> make_options(const Box& box) const {
-    std::vector<LeafOption> out;
+  OptionSet make_options(const Box& box) const {
+    OptionSet set;
+    const int D0 = m_context.dims();
+    set.frame_lo.assign(lo(box), lo(box) + D0);
+    set.frame_hi.assign(hi(box), hi(box) + D0);
+    std::vector<LeafOption>& out = set.options;
     const int D = m_context.dims(), L = m_context.levels();
     std::vector<std::int64_t> extent(D);
     for (int i = 0; i < D; ++i)
@@ -534,29 +571,14 @@ private:
     // level grids (so that the plan is never worse than world order within a node box).
     if (kind.inner_sizes.empty()) {
       out.push_back(run_option(box));
-      return out;
+      return set;
     }
-    // Every chain of level factors for levels 1 .. L-1 whose product is the extent.
+    // Every chain of level factors for levels 1 .. L-1 whose product is the extent (their
+    // costs counted when asked: option_cost).
     std::vector<std::vector<std::int64_t>> chain;
     auto evaluate = [&]() {
       LeafOption o;
       o.factors = chain;
-      GridLevel g;
-      g.coords = m_dims;
-      g.frame_lo.assign(lo(box), lo(box) + D);
-      g.frame_hi.assign(hi(box), hi(box) + D);
-      std::vector<std::int64_t> parent(D, 1);
-      for (int l = 1; l < L; ++l) {
-        std::vector<std::int64_t> groups(D);
-        for (int i = 0; i < D; ++i)
-          groups[i] = parent[i] * chain[l - 1][i];
-        g.parent_groups = parent;
-        g.groups = groups;
-        LevelCost c = grid_level_cost(m_context.problem, g);
-        c.name = m_context.level_names[l];
-        o.costs.push_back(c);
-        parent = groups;
-      }
       out.push_back(std::move(o));
     };
     std::function<void(int, std::vector<std::int64_t>)> walk = [&](int l,
@@ -578,7 +600,7 @@ private:
     };
     walk(1, extent);
     if (!m_context.even) out.push_back(run_option(box));
-    return out;
+    return set;
   }
 
   // A node that is uneven inside: its ranks in block order as a row-major run of its box,
@@ -651,7 +673,7 @@ private:
   std::vector<std::pair<int, int>>& m_cuts;
   std::vector<char>& m_cut_ok;
   std::vector<int>& m_order; // children before parents
-  std::vector<std::vector<LeafOption>> m_option_sets;
+  std::vector<OptionSet> m_option_sets;
   std::unordered_map<std::uint64_t, std::int32_t> m_option_memo; // option sets by option_key
   bool m_option_keys = true;
   std::vector<char> m_option_ok;
@@ -671,15 +693,14 @@ double cheapest_box(const SearchContext& context, const std::vector<std::int64_t
   double cheapest = infinite;
   std::vector<Span> spans(D);
   for (const auto& e : ordered_factorizations(volume, dims)) {
-    for (std::uint32_t corner = 0; corner < (1u << D); ++corner) {
-      for (int i = 0; i < D; ++i) {
-        const std::int64_t lo = (corner >> i) & 1u ? dims[i] - e[i] : 0;
-        spans[i] = span_of(context.problem.cells[i], dims[i], context.problem.periodic[i], lo,
-                           lo + e[i], 0, dims[i]);
-        spans[i].cells = static_cast<double>(e[i] * (context.problem.cells[i] / dims[i]));
-      }
-      cheapest = std::min(cheapest, unit_cost(context.problem, spans.data()));
+    // At the low corner: the messages come in pairs of opposite sides of equal weight, so
+    // the other corners (as few neighbours, the same cells) cost the same.
+    for (int i = 0; i < D; ++i) {
+      spans[i] = span_of(context.problem.cells[i], dims[i], context.problem.periodic[i], 0, e[i],
+                         0, dims[i]);
+      spans[i].cells = static_cast<double>(e[i] * (context.problem.cells[i] / dims[i]));
     }
+    cheapest = std::min(cheapest, unit_cost(context.problem, spans.data()));
   }
   return cheapest;
 }
@@ -687,7 +708,7 @@ double cheapest_box(const SearchContext& context, const std::vector<std::int64_t
 // A lower bound of the busiest node of every partition of grid `dims` into node boxes: for
 // every kind of node, the cheapest cost any box of its volume can have, counted with the
 // fewest cells a box of its extent can own and placed against the boundary in every
-// direction (the fewest neighbours), over every extent and corner; the largest over the
+// direction (the fewest neighbours), over every extent; the largest over the
 // kinds (every kind has a node somewhere). +infinity when some kind fits no box.
 double cheapest_node_box(const SearchContext& context, const std::vector<std::int64_t>& dims) {
   double bound = 0;
