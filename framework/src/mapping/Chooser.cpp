@@ -32,7 +32,13 @@ void Chooser::offer(const Candidate& c) {
   // cannot be chosen.
   if (hopeless(c.cost.levels[0].busiest)) return;
   const double least = least_seconds(c);
-  if (!beyond_best(least)) m_pending.emplace_back(least, c);
+  if (beyond_best(least)) return;
+  // Its bytes and every level's messages known exactly: that bound is its time.
+  if (c.messages_exact && m_costs_are_bytes && m_closed_form) {
+    offer(c, least);
+    return;
+  }
+  m_pending.emplace_back(least, c);
 }
 
 void Chooser::settle() {
@@ -61,7 +67,7 @@ double Chooser::least_seconds(const Candidate& c) const {
     const LevelCost& level = c.cost.levels[l];
     units *= m_machine->levels()[l].size;
     loads.push_back({level.name, static_cast<std::int64_t>(std::floor(level.busiest)),
-                     l == 0 ? c.node_messages : 0,
+                     l < c.messages.size() ? c.messages[l] : 0,
                      static_cast<std::int64_t>(std::floor(level.total)), units});
   }
   return predict_exchange_time(loads, *m_timings).seconds;

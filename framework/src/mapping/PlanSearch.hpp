@@ -104,9 +104,10 @@ struct Candidate {
   std::vector<std::vector<std::int64_t>> level_factors; ///< LevelGrid
   std::vector<NodeRegion> regions;                      ///< NodeRegions
   PlanCost cost;
-  /// At most the most messages one rank sends to other nodes (0 where not known): the node
-  /// level's latency in a lower bound of the predicted time (Chooser).
-  std::int64_t node_messages = 0;
+  /// Per level, at most the most messages one rank sends across it (empty: not known), and
+  /// whether exactly: with the costs in bytes the predicted time in closed form (Chooser).
+  std::vector<std::int64_t> messages;
+  bool messages_exact = false;
 };
 
 /// -1 when a comes first: lower cost; on a tie a level grid before node regions before
@@ -253,13 +254,20 @@ void time_level_grids(const SearchContext& context, const MachineTimings& timing
 /// level of its best is worse than the chooser's to_beat(), else its best is offered.
 void search_node_regions(const SearchContext& context, Chooser& chooser, SearchStats& stats);
 
-/// \brief The most messages one rank of node regions `regions` of grid `dims` sends to
-/// other nodes, over the ranks of the boxes that hold one node each (the boxes several nodes
-/// share are left out, so that it is a lower bound there): per direction a rank lies on the
-/// box's low edge, its high edge or inside, and a message crosses to another node when its
-/// neighbour exists and lies outside the box in a direction it crosses.
-std::int64_t node_region_messages(const LoadProblem& problem, const std::vector<std::int64_t>& dims,
-                                  const std::vector<NodeRegion>& regions);
+/// The most messages one rank of node regions sends across each level.
+struct RegionMessages {
+  std::vector<std::int64_t> most; ///< per level 0 .. L-1
+  bool exact = true;              ///< false: some boxes hold runs (left out: a lower bound)
+};
+
+/// \brief The most messages one rank of node regions `regions` of grid `dims` sends across
+/// each of `levels` levels (the traffic model's max_rank_messages, where every block holds
+/// cells): per direction the coordinates of a box fall in a few kinds by the unit
+/// boundaries of its level grid they sit on, and the maximum is taken over the kinds'
+/// combinations. Boxes whose ranks are runs are left out.
+RegionMessages node_region_messages(const LoadProblem& problem,
+                                    const std::vector<std::int64_t>& dims,
+                                    const std::vector<NodeRegion>& regions, int levels);
 
 /// \brief The row-major-run space on `grids` (the ones that are not level grids), each
 /// counted rank by rank.
