@@ -80,7 +80,6 @@ struct Box {
   bool leaf = false;
   bool ok = true;       // leaves: still allowed
   double node_cost = 0; // leaves: what the node sends to other nodes
-  double value = 0;
 };
 
 // Boxes by their 64-bit key: open addressing, kept across the grids of one search (a slot
@@ -144,6 +143,7 @@ struct ProgrammeStore {
   std::vector<std::pair<int, int>> cuts;
   std::vector<char> cut_ok;
   std::vector<int> order; // children before parents
+  std::vector<double> values;
   void clear() {
     index.clear();
     boxes.clear();
@@ -163,7 +163,7 @@ public:
       : m_context(context), m_dims(std::move(dims)), m_budget(budget), m_limit(limit),
         m_index(store.index),
         m_boxes(store.boxes), m_bounds(store.bounds), m_cuts(store.cuts), m_cut_ok(store.cut_ok),
-        m_order(store.order) {
+        m_order(store.order), m_values(store.values) {
     store.clear();
     const int D = context.dims();
     // Kinds of node as digits of base (count + 1); every cut's slab holds a multiple of the
@@ -201,6 +201,7 @@ public:
 
   // Stage (level, busiest or total): the boxes' values and the optimum at the root.
   double stage(int level, bool busiest) {
+    m_values.resize(m_boxes.size());
     for (int b : m_order) {
       Box& box = m_boxes[b];
       double v = infinite;
@@ -220,8 +221,8 @@ public:
       } else {
         for (std::int32_t k = box.cut_begin; k < box.cut_end; ++k) {
           if (!m_cut_ok[k]) continue;
-          const double a = m_boxes[m_cuts[k].first].value;
-          const double b2 = m_boxes[m_cuts[k].second].value;
+          const double a = m_values[m_cuts[k].first];
+          const double b2 = m_values[m_cuts[k].second];
           v = std::min(v, busiest ? std::max(a, b2) : a + b2);
         }
         if (box.shared >= 0) {
@@ -232,9 +233,9 @@ public:
           }
         }
       }
-      box.value = v;
+      m_values[b] = v;
     }
-    return m_boxes[m_root].value;
+    return m_values[m_root];
   }
 
   // Strikes out what cannot be part of an optimal partition after a stage.
@@ -244,7 +245,7 @@ public:
       if (box.leaf) {
         if (!box.ok) continue;
         if (level == 0) {
-          box.ok = busiest ? within(box.node_cost, optimum) : within(box.node_cost, box.value);
+          box.ok = busiest ? within(box.node_cost, optimum) : within(box.node_cost, m_values[b]);
           continue;
         }
         bool any = false;
@@ -253,23 +254,23 @@ public:
           char& ok = m_option_ok[box.option_ok + k];
           if (!ok) continue;
           const LevelCost& c = option_cost(box.options, k, level);
-          ok = busiest ? within(c.busiest, optimum) : within(c.total, box.value);
+          ok = busiest ? within(c.busiest, optimum) : within(c.total, m_values[b]);
           any = any || ok;
         }
         box.ok = any;
       } else {
         for (std::int32_t k = box.cut_begin; k < box.cut_end; ++k) {
           if (!m_cut_ok[k]) continue;
-          const double a = m_boxes[m_cuts[k].first].value;
-          const double b2 = m_boxes[m_cuts[k].second].value;
+          const double a = m_values[m_cuts[k].first];
+          const double b2 = m_values[m_cuts[k].second];
           m_cut_ok[k] =
-              busiest ? (within(a, optimum) && within(b2, optimum)) : within(a + b2, box.value);
+              busiest ? (within(a, optimum) && within(b2, optimum)) : within(a + b2, m_values[b]);
         }
         if (box.shared >= 0) {
           for (auto& o : m_shared[box.shared]) {
             if (!o.ok) continue;
             o.ok = busiest ? within(o.costs[level].busiest, optimum)
-                           : within(o.costs[level].total, box.value);
+                           : within(o.costs[level].total, m_values[b]);
           }
         }
       }
@@ -673,6 +674,7 @@ private:
   std::vector<std::pair<int, int>>& m_cuts;
   std::vector<char>& m_cut_ok;
   std::vector<int>& m_order; // children before parents
+  std::vector<double>& m_values; // every box's value at the last stage (dense: the stages' reads)
   std::vector<OptionSet> m_option_sets;
   std::unordered_map<std::uint64_t, std::int32_t> m_option_memo; // option sets by option_key
   bool m_option_keys = true;
@@ -715,6 +717,44 @@ double cheapest_node_box(const SearchContext& context, const std::vector<std::in
   for (const auto& kind : context.node_classes)
     bound = std::max(bound, cheapest_box(context, dims, kind.ranks));
   return bound;
+}
+
+// Per direction, the first direction it is alike with (itself if none before it): the same
+// cells, wrap, cut limit, fixed dim and divisor, and every message's weight unchanged when
+// the two directions swap.
+std::vector<int> alike_directions(const SearchContext& context) {
+  const int D = context.dims();
+  const LoadProblem& p = context.problem;
+  std::vector<int> alike(D);
+  const auto swapped = [](std::uint32_t bits, int i, int j) {
+    const std::uint32_t bi = (bits >> i) & 1u, bj = (bits >> j) & 1u;
+    bits &= ~((1u << i) | (1u << j));
+    return bits | (bi << j) | (bj << i);
+  };
+  const auto same = [&](int i, int j) {
+    if (p.cells[i] != p.cells[j] || p.periodic[i] != p.periodic[j] ||
+        context.caps[i] != context.caps[j] || context.fixed[i] != context.fixed[j])
+      return false;
+    if (!context.divides.empty() && context.divides[i] != context.divides[j]) return false;
+    for (const auto& t : p.terms) {
+      const std::uint32_t crossed = swapped(t.crossed, i, j), plus = swapped(t.plus, i, j);
+      const bool mirrored = std::any_of(p.terms.begin(), p.terms.end(), [&](const auto& u) {
+        return u.crossed == crossed && u.plus == plus && u.weight == t.weight;
+      });
+      if (!mirrored) return false;
+    }
+    return true;
+  };
+  for (int i = 0; i < D; ++i) {
+    alike[i] = i;
+    for (int j = 0; j < i; ++j) {
+      if (alike[j] == j && same(i, j)) {
+        alike[i] = j;
+        break;
+      }
+    }
+  }
+  return alike;
 }
 
 } // namespace
@@ -799,9 +839,21 @@ void search_node_regions(const SearchContext& context, Chooser& chooser, SearchS
   // The grids in the order of their cheapest node box (a lower bound on the busiest node),
   // so that the box budget goes to the most promising first and the search stops at the
   // first grid whose bound the chooser finds hopeless.
+  // Directions alike (the same cells, wrap, limits and messages both ways) give grids that
+  // are each other's mirror images: the same costs, of which the tie rule prefers the
+  // largest dims. On an even machine (no runs, which follow one order of the directions)
+  // only that one is searched: dims non-increasing over every class of alike directions.
+  const std::vector<int> alike = context.even ? alike_directions(context) : std::vector<int>{};
+  const auto mirrored = [&](const std::vector<std::int64_t>& d) {
+    for (std::size_t i = 0; i < alike.size(); ++i)
+      for (std::size_t j = i + 1; j < alike.size(); ++j)
+        if (alike[i] == alike[j] && d[i] < d[j]) return true;
+    return false;
+  };
   std::vector<std::pair<double, std::size_t>> order;
   for (std::size_t i = 0; i < grids.size(); ++i)
-    if (context.admits(grids[i])) order.emplace_back(cheapest_node_box(context, grids[i]), i);
+    if (context.admits(grids[i]) && !mirrored(grids[i]))
+      order.emplace_back(cheapest_node_box(context, grids[i]), i);
   std::stable_sort(order.begin(), order.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   ProgrammeStore store(region_search_max_boxes - stats.region_boxes, context.dims());
