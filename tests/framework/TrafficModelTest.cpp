@@ -1,6 +1,7 @@
 // The traffic model against a direct count: every halo cell of every rank is looked up
 // in the owner's block, cell by cell, and the messages are the distinct (sender, receiver,
 // side) triples that deliver them. Nothing here uses halo_messages().
+#include "mapping/PlanSearch.hpp"
 #include "mapping/UnitLoads.hpp"
 
 #include <hcart/core/Error.hpp>
@@ -233,4 +234,63 @@ TEST(TrafficModel, LevelGridMessagesInClosedFormMatchTheCount) {
     }
   }
   EXPECT_GT(compared, 1000);
+}
+
+// The closed form of the most messages a rank of node regions sends across each level (what
+// the search by time reads for node regions) against the traffic model's count: the plans of
+// every process grid (the grid fixed, node regions wherever the objective takes them) on
+// machines of 3 to 8 nodes, meshes periodic or not, with a halo width of 0 in a direction,
+// faces alone and with edges and corners; equal where every box holds one node's level
+// grid, and at most the count on an uneven machine (boxes of runs are left out).
+TEST(TrafficModel, NodeRegionMessagesInClosedFormMatchTheCount) {
+  int exact = 0, bounded = 0;
+  for (const char* text : {"node:3 core:4", "node:5 core:4", "node:6 socket:2 core:2",
+                           "node:7 core:2", "node:3 socket:2 core:3", "node:[3,3,2] core:4",
+                           "node:8 core:3"}) {
+    const Machine machine = Machine::parse(text);
+    const int L = static_cast<int>(machine.levels().size());
+    for (int variant = 0; variant < 6; ++variant) {
+      Mesh mesh{{48, 36, 60},
+                {1, variant == 3 ? 0 : 1, 2},
+                {variant % 2 == 1, variant >= 2, variant == 5},
+                {}};
+      hcart::TrafficOptions options;
+      options.corners = variant >= 4 || variant == 1;
+      const hcart::impl::LoadProblem problem = hcart::impl::load_problem(mesh, {}, options);
+      const std::int64_t ranks = machine.ranks();
+      for (std::int64_t a = 1; a <= ranks; ++a) {
+        for (std::int64_t b = 1; a * b <= ranks; ++b) {
+          if (ranks % (a * b) != 0) continue;
+          hcart::PlanOptions o;
+          o.traffic = options;
+          o.dims = {a, b, ranks / (a * b)};
+          hcart::Plan plan;
+          try {
+            plan = hcart::make_plan(mesh, machine, o);
+          } catch (const hcart::InputError&) {
+            continue; // more pieces than a direction's cells allow
+          }
+          if (plan.layout != hcart::PlanLayout::NodeRegions) continue;
+          const hcart::Traffic t = hcart::traffic_model(plan, machine, mesh, options);
+          const hcart::impl::RegionMessages closed =
+              hcart::impl::node_region_messages(problem, plan.dims, plan.node_regions, L);
+          ASSERT_EQ(closed.most.size(), static_cast<std::size_t>(L));
+          for (int l = 0; l < L; ++l) {
+            if (closed.exact) {
+              EXPECT_EQ(closed.most[l], t.levels[l].max_rank_messages)
+                  << text << " variant " << variant << " " << plan.describe_layout() << " level "
+                  << l;
+            } else {
+              EXPECT_LE(closed.most[l], t.levels[l].max_rank_messages)
+                  << text << " variant " << variant << " " << plan.describe_layout() << " level "
+                  << l;
+            }
+          }
+          ++(closed.exact ? exact : bounded);
+        }
+      }
+    }
+  }
+  EXPECT_GT(exact, 100);
+  EXPECT_GT(bounded, 5);
 }
