@@ -699,8 +699,7 @@ TEST(PlanSearch, AMachineFileTimesEveryGridsBest) {
         }
         const auto predicted = [&](const Plan& p) {
           return hcart::predict_exchange_time(
-                     hcart::level_loads(hcart::traffic_model(p, m, mc.mesh, o.traffic)),
-                     *o.timings)
+                     hcart::level_loads(hcart::traffic_model(p, m, mc.mesh, o.traffic)), *o.timings)
               .seconds;
         };
         Plan chosen;

@@ -244,9 +244,9 @@ TEST(TrafficModel, LevelGridMessagesInClosedFormMatchTheCount) {
 // grid, and at most the count on an uneven machine (boxes of runs are left out).
 TEST(TrafficModel, NodeRegionMessagesInClosedFormMatchTheCount) {
   int exact = 0, bounded = 0;
-  for (const char* text : {"node:3 core:4", "node:5 core:4", "node:6 socket:2 core:2",
-                           "node:7 core:2", "node:3 socket:2 core:3", "node:[3,3,2] core:4",
-                           "node:8 core:3"}) {
+  for (const char* text :
+       {"node:3 core:4", "node:5 core:4", "node:6 socket:2 core:2", "node:7 core:2",
+        "node:3 socket:2 core:3", "node:[3,3,2] core:4", "node:8 core:3"}) {
     const Machine machine = Machine::parse(text);
     const int L = static_cast<int>(machine.levels().size());
     for (int variant = 0; variant < 6; ++variant) {

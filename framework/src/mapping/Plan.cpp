@@ -457,10 +457,10 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
                                    [](std::int64_t m) { return m <= 1; });
     for (int i = 0; i < context.dims(); ++i)
       closed_form = closed_form && context.caps[i] <= bytes.cells[i];
-    const bool costs_are_bytes = std::all_of(cost_factors.begin(), cost_factors.end(),
-                                             [](double c) { return c == 1.0; });
-    by_time.emplace(*options.timings, machine, std::move(costed), options.traffic,
-                    options.strategy, weights, std::move(bytes), closed_form, costs_are_bytes);
+    const bool costs_are_bytes =
+        std::all_of(cost_factors.begin(), cost_factors.end(), [](double c) { return c == 1.0; });
+    by_time.emplace(*options.timings, machine, std::move(costed), options.traffic, options.strategy,
+                    weights, std::move(bytes), closed_form, costs_are_bytes);
   }
   impl::Chooser objective;
   impl::Chooser& chooser = by_time ? *by_time : objective;

@@ -18,6 +18,7 @@
 // Running the two stages for the node level and then for every finer level (each leaf's own
 // level grids as its options) leaves exactly the partitions optimal for the whole objective;
 // the first surviving choice, in a fixed order, is the plan.
+#include "mapping/FactorSearch.hpp"
 #include "mapping/PlanSearch.hpp"
 
 #include <hcart/core/Error.hpp>
@@ -25,11 +26,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <limits>
 #include <map>
-#include <unordered_map>
+#include <memory>
+#include <new>
 #include <numeric>
+#include <unordered_map>
 
 namespace hcart::impl {
 
@@ -37,10 +41,12 @@ namespace {
 
 constexpr double infinite = std::numeric_limits<double>::infinity();
 
-// value <= optimum within the sums' tolerance (compare_level on one number, no strings).
-bool within(double value, double optimum) {
-  if (std::isinf(value)) return false;
-  return value == optimum || std::isinf(optimum) || compare_sums(value, optimum) <= 0;
+// value <= optimum within the sums' tolerance (compare_level on one number, inline: the
+// stages ask it for every cut of every box).
+inline bool within(double value, double optimum) {
+  if (value <= optimum) return !std::isinf(value);
+  return !std::isinf(value) &&
+         value <= optimum + sum_tolerance * std::max(std::fabs(value), std::fabs(optimum));
 }
 
 struct LeafOption {
@@ -70,13 +76,13 @@ constexpr std::int64_t shared_max_volume = 512;
 
 // A box of the programme, its coordinates and cuts in the programme's flat arrays.
 struct Box {
-  std::int64_t kinds = 0;  // how many nodes of each kind, as a mixed-radix code
-  std::int64_t bounds = 0; // lo at m_bounds[bounds], hi D entries later
+  std::int64_t kinds = 0;                  // how many nodes of each kind, as a mixed-radix code
+  std::int64_t bounds = 0;                 // lo at m_bounds[bounds], hi D entries later
   std::int32_t cut_begin = 0, cut_end = 0; // its cuts in m_cuts, m_cut_ok
-  std::int32_t options = -1; // leaves: their options in m_option_sets, once made (shared)
+  std::int32_t options = -1;   // leaves: their options in m_option_sets, once made (shared)
   std::int32_t option_ok = -1; // leaves: whether each option is still allowed, in m_option_ok
-  std::int32_t shared = -1;                // several nodes as runs of the box (make_shared)
-  int kind = 0;                            // leaves: the node's kind
+  std::int32_t shared = -1;    // several nodes as runs of the box (make_shared)
+  int kind = 0;                // leaves: the node's kind
   bool leaf = false;
   bool ok = true;       // leaves: still allowed
   double node_cost = 0; // leaves: what the node sends to other nodes
@@ -90,7 +96,10 @@ public:
     std::size_t slots = 64;
     while (static_cast<std::int64_t>(slots) < 2 * capacity)
       slots *= 2;
-    m_slots.assign(slots, Slot{});
+    // Zeroed by the system, page by page as the programme reaches them (generation 0 is
+    // never live): no pass over the whole table.
+    m_slots.reset(static_cast<Slot*>(std::calloc(slots, sizeof(Slot))));
+    if (!m_slots) throw std::bad_alloc();
     m_mask = slots - 1;
     while ((std::size_t{1} << m_bits) < slots)
       ++m_bits;
@@ -110,15 +119,20 @@ public:
     return s;
   }
   int id(std::size_t slot) const { return m_slots[slot].id; }
-  void insert(std::size_t slot, std::uint64_t key, int id) { m_slots[slot] = {key, id, m_generation}; }
+  void insert(std::size_t slot, std::uint64_t key, int id) {
+    m_slots[slot] = Slot{key, id, m_generation};
+  }
 
 private:
   struct Slot {
-    std::uint64_t key = 0;
-    int id = 0;
-    std::uint32_t generation = 0;
+    std::uint64_t key;
+    int id;
+    std::uint32_t generation;
   };
-  std::vector<Slot> m_slots;
+  struct Free {
+    void operator()(Slot* p) const { std::free(p); }
+  };
+  std::unique_ptr<Slot[], Free> m_slots;
   std::uint32_t m_generation = 1;
   std::size_t m_mask = 0;
   int m_bits = 0;
@@ -161,9 +175,8 @@ public:
   RegionProgramme(const SearchContext& context, std::vector<std::int64_t> dims, std::int64_t budget,
                   double limit, ProgrammeStore& store)
       : m_context(context), m_dims(std::move(dims)), m_budget(budget), m_limit(limit),
-        m_index(store.index),
-        m_boxes(store.boxes), m_bounds(store.bounds), m_cuts(store.cuts), m_cut_ok(store.cut_ok),
-        m_order(store.order), m_values(store.values) {
+        m_index(store.index), m_boxes(store.boxes), m_bounds(store.bounds), m_cuts(store.cuts),
+        m_cut_ok(store.cut_ok), m_order(store.order), m_values(store.values) {
     store.clear();
     const int D = context.dims();
     // Kinds of node as digits of base (count + 1); every cut's slab holds a multiple of the
@@ -609,8 +622,8 @@ private:
   LeafOption run_option(const Box& box) const {
     LeafOption o;
     const int D = m_context.dims();
-    const std::vector<LevelCost> costs =
-        runs_cost(m_context, m_dims, {lo(box), lo(box) + D}, {hi(box), hi(box) + D}, {box.kind}, {});
+    const std::vector<LevelCost> costs = runs_cost(m_context, m_dims, {lo(box), lo(box) + D},
+                                                   {hi(box), hi(box) + D}, {box.kind}, {});
     o.costs.assign(costs.begin() + 1, costs.end());
     return o;
   }
@@ -618,8 +631,8 @@ private:
   void inner_costs(const Box& box, SharedOption& o) const {
     if (o.inner_counted) return;
     const int D = m_context.dims();
-    o.costs = runs_cost(m_context, m_dims, {lo(box), lo(box) + D}, {hi(box), hi(box) + D},
-                        o.order, o.axes);
+    o.costs = runs_cost(m_context, m_dims, {lo(box), lo(box) + D}, {hi(box), hi(box) + D}, o.order,
+                        o.axes);
     o.inner_counted = true;
   }
 
@@ -673,7 +686,7 @@ private:
   std::vector<std::int64_t>& m_bounds; // every box's lo and hi
   std::vector<std::pair<int, int>>& m_cuts;
   std::vector<char>& m_cut_ok;
-  std::vector<int>& m_order; // children before parents
+  std::vector<int>& m_order;     // children before parents
   std::vector<double>& m_values; // every box's value at the last stage (dense: the stages' reads)
   std::vector<OptionSet> m_option_sets;
   std::unordered_map<std::uint64_t, std::int32_t> m_option_memo; // option sets by option_key
@@ -698,8 +711,8 @@ double cheapest_box(const SearchContext& context, const std::vector<std::int64_t
     // At the low corner: the messages come in pairs of opposite sides of equal weight, so
     // the other corners (as few neighbours, the same cells) cost the same.
     for (int i = 0; i < D; ++i) {
-      spans[i] = span_of(context.problem.cells[i], dims[i], context.problem.periodic[i], 0, e[i],
-                         0, dims[i]);
+      spans[i] = span_of(context.problem.cells[i], dims[i], context.problem.periodic[i], 0, e[i], 0,
+                         dims[i]);
       spans[i].cells = static_cast<double>(e[i] * (context.problem.cells[i] / dims[i]));
     }
     cheapest = std::min(cheapest, unit_cost(context.problem, spans.data()));
@@ -787,7 +800,7 @@ RegionMessages node_region_messages(const LoadProblem& problem,
       const auto level_of = [&](std::int64_t o, int step) {
         const std::int64_t x = lo + o + step;
         if (!problem.periodic[i] && (x < 0 || x >= d)) return -1; // no neighbour
-        std::int64_t n = o + step;                                 // the neighbour's offset
+        std::int64_t n = o + step;                                // the neighbour's offset
         if (n < 0 || n >= e) {
           if (!whole) return 0; // outside the box: another node
           n = (n + e) % e;
@@ -800,8 +813,7 @@ RegionMessages node_region_messages(const LoadProblem& problem,
       kinds[i].clear();
       for (std::int64_t o = 0; o < e; ++o) {
         const Sides k{level_of(o, -1), level_of(o, +1)};
-        if (std::find(kinds[i].begin(), kinds[i].end(), k) == kinds[i].end())
-          kinds[i].push_back(k);
+        if (std::find(kinds[i].begin(), kinds[i].end(), k) == kinds[i].end()) kinds[i].push_back(k);
       }
     }
     std::fill(pick.begin(), pick.end(), 0);
