@@ -1,6 +1,7 @@
 // Internals of the exact search behind the Hierarchical and Manual strategies
-// (docs/algorithms.md, 'The search'): three spaces of plans, each searched exactly for the
-// bottleneck objective, and the rule that orders plans of equal cost.
+// (docs/algorithms.md, 'The search' and 'One search, any chooser'): three spaces of plans,
+// one driver that walks them for a chooser (the bottleneck objective, or the predicted time
+// from a machine file), and the rule that orders plans of equal cost.
 #pragma once
 
 #include "mapping/UnitLoads.hpp"

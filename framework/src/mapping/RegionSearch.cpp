@@ -431,8 +431,9 @@ private:
       Box box;
       box.kinds = kinds;
       box.bounds = static_cast<std::int64_t>(m_bounds.size());
-      m_bounds.insert(m_bounds.end(), lo, lo + D);
-      m_bounds.insert(m_bounds.end(), hi, hi + D);
+      m_bounds.resize(m_bounds.size() + 2 * static_cast<std::size_t>(D));
+      std::copy(lo, lo + D, m_bounds.begin() + box.bounds);
+      std::copy(hi, hi + D, m_bounds.begin() + box.bounds + D);
       for (std::size_t k = 0; k < m_radix.size(); ++k) {
         if (kinds == m_radix[k]) {
           box.leaf = true;
@@ -529,7 +530,7 @@ private:
     const int D = m_context.dims();
     while (static_cast<int>(o.costs.size()) < level) {
       const int l = static_cast<int>(o.costs.size()) + 1; // the level to count
-      GridLevel g;
+      GridLevel& g = m_level;                             // scratch: its vectors keep their room
       g.coords = m_dims;
       g.frame_lo = options.frame_lo;
       g.frame_hi = options.frame_hi;
@@ -698,6 +699,7 @@ private:
   bool m_narrow_keys = true;
   std::vector<Scratch> m_scratch;
   std::vector<Span> m_spans;
+  GridLevel m_level; // option_cost's scratch
   int m_root = -1;
   bool m_over_budget = false;
 };
