@@ -59,6 +59,40 @@ hcart::MachineTimings timings_for(const hcart::Machine& machine, double node_lat
   return timings;
 }
 
+// The default's plan on every region case, level by level, so that two builds can be
+// compared plan for plan (stdout) and time for time (stderr: min of `repeats`).
+void print_plans(int repeats) {
+  const hcart::Mesh meshes[] = {{{100, 100, 100}, {1, 1, 1}, {false, false, false}, {}},
+                                {{64, 64, 64}, {1, 1, 1}, {true, true, true}, {}},
+                                {{96, 192, 480}, {1, 1, 1}, {false, false, false}, {}}};
+  for (int nodes : {3, 4, 5, 6, 7, 8, 9, 11, 13, 16, 17, 24, 31, 32, 48, 64}) {
+    for (const char* below : {" core:2", " core:4", " socket:2 core:64", " core:128"}) {
+      const hcart::Machine machine = hcart::Machine::parse("node:" + std::to_string(nodes) + below);
+      for (const auto& mesh : meshes) {
+        for (const char* figures : {"none", "quiet", "loaded"}) {
+          hcart::PlanOptions options;
+          if (figures[0] != 'n')
+            options.timings = timings_for(machine, figures[0] == 'q' ? 2.5e-5 : 1.8e-3);
+          hcart::Plan plan;
+          try {
+            plan = hcart::make_plan(mesh, machine, options);
+          } catch (const hcart::InputError&) {
+            continue; // no process grid fits
+          }
+          const auto t = time_plan(mesh, machine, options, repeats);
+          const std::string name = machine.to_string() + " " +
+                                   std::to_string(mesh.global_size[0]) + " " + figures;
+          std::printf("%s | %s |", name.c_str(), plan.describe_layout().c_str());
+          for (const auto& level : plan.cost.levels)
+            std::printf(" %.0f/%.0f", level.busiest, level.total);
+          std::printf(" | %s\n", plan.chosen_by.c_str());
+          std::fprintf(stderr, "%s %.3f ms\n", name.c_str(), t.min * 1e3);
+        }
+      }
+    }
+  }
+}
+
 } // namespace
 
 int main(int argc, char* argv[]) {
@@ -67,7 +101,16 @@ int main(int argc, char* argv[]) {
     int repeats = 7;
     app.add_option("--repeats", repeats, "timings per case (min and median reported)")
         ->check(CLI::Range(1, 1000));
+    bool plans = false;
+    app.add_flag("--plans", plans,
+                 "instead: the default's plan of 576 region cases (3 to 64 nodes of 2, 4, 2x64 "
+                 "and 128 ranks, 3 meshes, without a machine file and with quiet and loaded "
+                 "figures), one line each, to compare two builds; times on stderr");
     if (!hcart::parse_command_line(app, argc, argv, MPI_COMM_WORLD)) return 0;
+    if (plans) {
+      print_plans(repeats);
+      return 0;
+    }
 
     const hcart::Mesh cube{{4096, 4096, 4096}, {1, 1, 1}, {false, false, false}, {}};
     const hcart::Mesh slab{{8192, 2048, 512}, {1, 1, 1}, {true, false, true}, {}};
