@@ -80,8 +80,8 @@ void print_plans(int repeats) {
             continue; // no process grid fits
           }
           const auto t = time_plan(mesh, machine, options, repeats);
-          const std::string name = machine.to_string() + " " +
-                                   std::to_string(mesh.global_size[0]) + " " + figures;
+          const std::string name =
+              machine.to_string() + " " + std::to_string(mesh.global_size[0]) + " " + figures;
           std::printf("%s | %s |", name.c_str(), plan.describe_layout().c_str());
           for (const auto& level : plan.cost.levels)
             std::printf(" %.0f/%.0f", level.busiest, level.total);

@@ -179,6 +179,19 @@ void level_chains(const Machine& machine, std::size_t level, std::vector<std::in
     chain.pop_back();
   }
 }
+// The closed forms' 6 mesh variants: 48x36x60, periodic or not, a halo width of 0 in y
+// (variant 3), faces alone or with edges and corners.
+Mesh variant_mesh(int variant) {
+  return Mesh{{48, 36, 60},
+              {1, variant == 3 ? 0 : 1, 2},
+              {variant % 2 == 1, variant >= 2, variant == 5},
+              {}};
+}
+hcart::TrafficOptions variant_options(int variant) {
+  hcart::TrafficOptions options;
+  options.corners = variant >= 4 || variant == 1;
+  return options;
+}
 } // namespace
 
 // The closed form of the most messages a rank of a level grid sends across each level
@@ -194,12 +207,8 @@ TEST(TrafficModel, LevelGridMessagesInClosedFormMatchTheCount) {
         "node:12 core:3", "node:5 core:6"}) {
     const Machine machine = Machine::parse(text);
     for (int variant = 0; variant < 6; ++variant) {
-      Mesh mesh{{48, 36, 60},
-                {1, variant == 3 ? 0 : 1, 2},
-                {variant % 2 == 1, variant >= 2, variant == 5},
-                {}};
-      hcart::TrafficOptions options;
-      options.corners = variant >= 4 || variant == 1;
+      const Mesh mesh = variant_mesh(variant);
+      const hcart::TrafficOptions options = variant_options(variant);
       std::vector<std::vector<std::vector<std::int64_t>>> chains;
       std::vector<std::vector<std::int64_t>> chain;
       level_chains(machine, 0, {48, 36, 60}, chain, chains);
@@ -250,12 +259,8 @@ TEST(TrafficModel, NodeRegionMessagesInClosedFormMatchTheCount) {
     const Machine machine = Machine::parse(text);
     const int L = static_cast<int>(machine.levels().size());
     for (int variant = 0; variant < 6; ++variant) {
-      Mesh mesh{{48, 36, 60},
-                {1, variant == 3 ? 0 : 1, 2},
-                {variant % 2 == 1, variant >= 2, variant == 5},
-                {}};
-      hcart::TrafficOptions options;
-      options.corners = variant >= 4 || variant == 1;
+      const Mesh mesh = variant_mesh(variant);
+      const hcart::TrafficOptions options = variant_options(variant);
       const hcart::impl::LoadProblem problem = hcart::impl::load_problem(mesh, {}, options);
       const std::int64_t ranks = machine.ranks();
       for (std::int64_t a = 1; a <= ranks; ++a) {
