@@ -33,8 +33,9 @@ void Chooser::offer(const Candidate& c) {
   if (hopeless(c.cost.levels[0].busiest)) return;
   const double least = least_seconds(c);
   if (beyond_best(least)) return;
-  // Its bytes and every level's messages known exactly: that bound is its time.
-  if (c.messages_exact && m_costs_are_bytes && m_closed_form) {
+  // Its bytes and every level's messages known exactly: that bound is its time (on an even
+  // machine, where every unit of a level holds ranks, as the time model's mean counts).
+  if (c.messages_exact && m_costs_are_bytes && m_closed_form && m_machine->even()) {
     offer(c, least);
     return;
   }
@@ -94,7 +95,9 @@ bool Chooser::hopeless(double node_cost) const {
   // By time: the node level's time at those bytes alone (no latency of more messages) is a
   // lower bound of the exchange's, where the cost is bytes and bounds them.
   if (!m_costs_are_bytes || !m_closed_form || m_node_timing == nullptr) return false;
+  if (std::isinf(node_cost)) return node_cost > 0; // no partition at all
   const auto bytes = static_cast<std::int64_t>(std::floor(node_cost));
+  if (bytes <= 0) return false; // a level without bytes takes no time
   const double lower = m_node_timing->pair.empty() ? m_node_timing->exchange_seconds(bytes)
                                                    : m_node_timing->pair_seconds(bytes);
   return compare_sums(lower, m_best_seconds) > 0;

@@ -161,8 +161,9 @@ public:
   bool closed_form() const { return m_closed_form; }
 
   /// \brief A plan, its cost the objective's: kept when the chooser prefers it. By time a
-  /// plan that may beat the best is counted rank by rank through the traffic model, at the
-  /// next settle(), in the order of a lower bound of its time.
+  /// plan that may beat the best is timed at once where its closed form is exact (node
+  /// regions of one node a box, on an even machine), else counted rank by rank through the
+  /// traffic model at the next settle(), in the order of a lower bound of its time.
   void offer(const Candidate& c);
   /// \brief By time: counts the plans offered since the last call, the least lower bound of
   /// their time first, until that bound passes the best time (the rest cannot beat it).
@@ -193,8 +194,8 @@ public:
 
 private:
   /// By time: a lower bound of the plan's time where its costs are bytes (0 otherwise): its
-  /// bytes, with the latency of node_messages at the node level and of none below (more
-  /// messages can only add).
+  /// bytes, with the latency of the messages the candidate knows per level (none where it
+  /// knows none: more messages can only add).
   double least_seconds(const Candidate& c) const;
   /// By time: the best time so far passed by `seconds`.
   bool beyond_best(double seconds) const;

@@ -190,18 +190,18 @@ public:
     }
     // Keys: (lo_i, hi_i) as digits of base d_i + 1, then the kinds, when it fits 64 bits.
     double room = static_cast<double>(m_codes);
-    std::int64_t depth = 2;
-    for (std::int64_t x : m_dims) {
+    for (std::int64_t x : m_dims)
       room *= static_cast<double>(x + 1) * static_cast<double>(x + 1);
-      depth += x;
-    }
     m_narrow_keys = room < 1.8e19;
     double option_room = static_cast<double>(context.node_classes.size());
     for (std::int64_t x : m_dims)
       option_room *= 2.0 * static_cast<double>(x + 1) * static_cast<double>(x + 1);
     m_option_keys = option_room < 1.8e19;
-    // Scratch per recursion depth (a cut shrinks some extent by at least one).
-    m_scratch.resize(static_cast<std::size_t>(depth));
+    // Scratch per recursion depth (both halves of a cut hold fewer nodes than the box).
+    std::size_t depth = 2;
+    for (const auto& k : context.node_classes)
+      depth += k.nodes.size();
+    m_scratch.resize(depth);
     for (auto& s : m_scratch)
       s.mid.resize(2 * static_cast<std::size_t>(D));
     m_spans.resize(D);
@@ -736,29 +736,31 @@ double cheapest_node_box(const SearchContext& context, const std::vector<std::in
 
 // Per direction, the first direction it is alike with (itself if none before it): the same
 // cells, wrap, cut limit, fixed dim and divisor, and every message's weight unchanged when
-// the two directions swap.
-std::vector<int> alike_directions(const SearchContext& context) {
+// the two directions swap, in the objective's costs and, for a chooser by time, in `bytes`
+// too (cost factors can make directions of different bytes cost alike).
+std::vector<int> alike_directions(const SearchContext& context, const LoadProblem* bytes) {
   const int D = context.dims();
-  const LoadProblem& p = context.problem;
   std::vector<int> alike(D);
   const auto swapped = [](std::uint32_t bits, int i, int j) {
     const std::uint32_t bi = (bits >> i) & 1u, bj = (bits >> j) & 1u;
     bits &= ~((1u << i) | (1u << j));
     return bits | (bi << j) | (bj << i);
   };
-  const auto same = [&](int i, int j) {
-    if (p.cells[i] != p.cells[j] || p.periodic[i] != p.periodic[j] ||
-        context.caps[i] != context.caps[j] || context.fixed[i] != context.fixed[j])
-      return false;
-    if (!context.divides.empty() && context.divides[i] != context.divides[j]) return false;
+  const auto mirrored = [&](const LoadProblem& p, int i, int j) {
+    if (p.cells[i] != p.cells[j] || p.periodic[i] != p.periodic[j]) return false;
     for (const auto& t : p.terms) {
       const std::uint32_t crossed = swapped(t.crossed, i, j), plus = swapped(t.plus, i, j);
-      const bool mirrored = std::any_of(p.terms.begin(), p.terms.end(), [&](const auto& u) {
+      const bool found = std::any_of(p.terms.begin(), p.terms.end(), [&](const auto& u) {
         return u.crossed == crossed && u.plus == plus && u.weight == t.weight;
       });
-      if (!mirrored) return false;
+      if (!found) return false;
     }
     return true;
+  };
+  const auto same = [&](int i, int j) {
+    if (context.caps[i] != context.caps[j] || context.fixed[i] != context.fixed[j]) return false;
+    if (!context.divides.empty() && context.divides[i] != context.divides[j]) return false;
+    return mirrored(context.problem, i, j) && (bytes == nullptr || mirrored(*bytes, i, j));
   };
   for (int i = 0; i < D; ++i) {
     alike[i] = i;
@@ -857,7 +859,9 @@ void search_node_regions(const SearchContext& context, Chooser& chooser, SearchS
   // are each other's mirror images: the same costs, of which the tie rule prefers the
   // largest dims. On an even machine (no runs, which follow one order of the directions)
   // only that one is searched: dims non-increasing over every class of alike directions.
-  const std::vector<int> alike = context.even ? alike_directions(context) : std::vector<int>{};
+  const std::vector<int> alike =
+      context.even ? alike_directions(context, chooser.timings() ? &chooser.bytes() : nullptr)
+                   : std::vector<int>{};
   const auto mirrored = [&](const std::vector<std::int64_t>& d) {
     for (std::size_t i = 0; i < alike.size(); ++i)
       for (std::size_t j = i + 1; j < alike.size(); ++j)
