@@ -42,6 +42,11 @@ void Chooser::offer(const Candidate& c) {
   m_pending.emplace_back(least, c);
 }
 
+void Chooser::count_later(const Candidate& c, double least) {
+  note(c);
+  if (!beyond_best(least)) m_pending.emplace_back(least, c);
+}
+
 void Chooser::settle() {
   std::stable_sort(m_pending.begin(), m_pending.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -61,14 +66,18 @@ bool Chooser::beyond_best(double seconds) const {
 }
 
 double Chooser::least_seconds(const Candidate& c) const {
-  if (!m_costs_are_bytes || !m_closed_form) return 0;
+  return m_costs_are_bytes && m_closed_form ? bytes_seconds(c.cost, c.messages) : 0;
+}
+
+double Chooser::bytes_seconds(const PlanCost& bytes,
+                              const std::vector<std::int64_t>& messages) const {
   std::vector<LevelLoad> loads;
   std::int64_t units = 1;
-  for (std::size_t l = 0; l < c.cost.levels.size(); ++l) {
-    const LevelCost& level = c.cost.levels[l];
+  for (std::size_t l = 0; l < bytes.levels.size(); ++l) {
+    const LevelCost& level = bytes.levels[l];
     units *= m_machine->levels()[l].size;
     loads.push_back({level.name, static_cast<std::int64_t>(std::floor(level.busiest)),
-                     l < c.messages.size() ? c.messages[l] : 0,
+                     l < messages.size() ? messages[l] : 0,
                      static_cast<std::int64_t>(std::floor(level.total)), units});
   }
   return predict_exchange_time(loads, *m_timings).seconds;

@@ -370,26 +370,11 @@ void search_level_grids(const SearchContext& context, Chooser& chooser, SearchSt
     return;
   }
   // Bounded by their bytes (the extra messages' latency left out, which can only add) and
-  // counted in the order of that bound until it passes the best time.
-  std::vector<std::pair<double, Candidate>> bounded;
+  // counted by the chooser in the order of that bound until it passes the best time.
   for (auto& c : all_level_grids(bytes)) {
-    std::vector<LevelLoad> loads;
-    std::int64_t units = 1;
-    for (std::size_t l = 0; l < c.cost.levels.size(); ++l) {
-      const LevelCost& level = c.cost.levels[l];
-      units *= context.level_sizes[l];
-      loads.push_back({level.name, static_cast<std::int64_t>(std::llround(level.busiest)), 0,
-                       static_cast<std::int64_t>(std::llround(level.total)), units});
-    }
-    bounded.emplace_back(predict_exchange_time(loads, *chooser.timings()).seconds, std::move(c));
-  }
-  std::stable_sort(bounded.begin(), bounded.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (auto& [bound, c] : bounded) {
-    if (compare_sums(bound, chooser.best_seconds()) > 0) break;
-    c.cost = level_grid_cost(context, c.level_factors); // the objective's, for the record
-    chooser.offer(c);
-    chooser.settle(); // counted now: the best time so far ends the loop
+    const double least = chooser.bytes_seconds(c.cost);
+    c.cost = level_grid_cost(context, c.level_factors); // the objective's
+    chooser.count_later(c, least);
   }
 }
 

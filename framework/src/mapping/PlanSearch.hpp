@@ -165,6 +165,13 @@ public:
   /// regions of one node a box, on an even machine), else counted rank by rank through the
   /// traffic model at the next settle(), in the order of a lower bound of its time.
   void offer(const Candidate& c);
+  /// \brief By time: a plan to count at the next settle() with a lower bound `least` of its
+  /// time known to the caller (its cost the objective's).
+  void count_later(const Candidate& c, double least);
+  /// \brief By time: the time of a plan's levels at `bytes` (their busiest and total bytes)
+  /// with `messages` per level (none where missing): a lower bound of its time where those
+  /// are its bytes and at most its messages.
+  double bytes_seconds(const PlanCost& bytes, const std::vector<std::int64_t>& messages = {}) const;
   /// \brief By time: counts the plans offered since the last call, the least lower bound of
   /// their time first, until that bound passes the best time (the rest cannot beat it).
   void settle();

@@ -572,12 +572,11 @@ private:
   }
 
   OptionSet make_options(const Box& box) const {
-    OptionSet set;
-    const int D0 = m_context.dims();
-    set.frame_lo.assign(lo(box), lo(box) + D0);
-    set.frame_hi.assign(hi(box), hi(box) + D0);
-    std::vector<LeafOption>& out = set.options;
     const int D = m_context.dims(), L = m_context.levels();
+    OptionSet set;
+    set.frame_lo.assign(lo(box), lo(box) + D);
+    set.frame_hi.assign(hi(box), hi(box) + D);
+    std::vector<LeafOption>& out = set.options;
     std::vector<std::int64_t> extent(D);
     for (int i = 0; i < D; ++i)
       extent[i] = hi(box)[i] - lo(box)[i];
@@ -591,16 +590,11 @@ private:
     // Every chain of level factors for levels 1 .. L-1 whose product is the extent (their
     // costs counted when asked: option_cost).
     std::vector<std::vector<std::int64_t>> chain;
-    auto evaluate = [&]() {
-      LeafOption o;
-      o.factors = chain;
-      out.push_back(std::move(o));
-    };
     std::function<void(int, std::vector<std::int64_t>)> walk = [&](int l,
                                                                    std::vector<std::int64_t> rest) {
       if (l == L - 1) {
         chain.push_back(rest);
-        evaluate();
+        out.push_back({chain, {}});
         chain.pop_back();
         return;
       }
