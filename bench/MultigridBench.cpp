@@ -331,7 +331,6 @@ int main(int argc, char* argv[]) {
                   c.median);
       // The two kernels of the finest level that take most of a cycle, on their own.
       {
-        hcart::jacobi::Settings one = settings;
         std::vector<double> hs, ps, hp, pp;
         const hcart::Grid& g0 = levels.grid(0);
         const hcart::Grid& g1 = levels.grid(1);
@@ -362,7 +361,6 @@ int main(int argc, char* argv[]) {
                     "prolongation onto it %.2f / %.2f ms (medians)\n",
                     stats(hs).median * 1e3, stats(ps).median * 1e3, stats(hp).median * 1e3,
                     stats(pp).median * 1e3);
-        (void)one;
       }
       std::printf("per cycle, hcart / plain: smoothing %.2f / %.2f ms, residuals %.2f / %.2f ms, "
                   "transfers %.2f / %.2f ms, halos %.2f / - ms\n",

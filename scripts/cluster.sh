@@ -184,10 +184,20 @@ fi
 prefix="hcart-$$"
 switch="$prefix-sw"
 workdir=$(mktemp -d /tmp/hcart-cluster.XXXXXX)
+# Open MPI's shared-memory segments (btl vader) in a folder of this cluster's own, removed
+# with it. In /dev/shm itself they are named by host name, job and local rank, which repeat
+# between clusters (node0, node1, ...; under srun the job is always Slurm's first); a segment
+# that an ended job left behind (its owner killed before it could unlink it) was opened
+# again, with its old contents, by the next job of the same names, whose first messages
+# then crashed in mca_btl_vader_poll_handle_frag (docs/testing.md, "The srun launches").
+shm=$(mktemp -d /dev/shm/hcart-cluster.XXXXXX)
 made=()
+launched=""
 
 teardown() {
   local ns
+  # A launcher still running (the script was interrupted): stop it first.
+  [ -n "$launched" ] && kill -KILL "$launched" 2>/dev/null
   # The cluster's own munged (--launcher srun) runs outside the namespaces.
   [ -f "$workdir/munged.pid" ] && kill "$(cat "$workdir/munged.pid")" 2>/dev/null
   for ns in "${made[@]}"; do
@@ -200,7 +210,7 @@ teardown() {
   if [ -n "${HCART_CLUSTER_LOGS:-}" ]; then
     mkdir -p "$HCART_CLUSTER_LOGS" && cp "$workdir"/*.log "$workdir"/*.out "$workdir"/*.conf "$HCART_CLUSTER_LOGS"/ 2>/dev/null
   fi
-  rm -rf "$workdir"
+  rm -rf "$workdir" "$shm"
 }
 trap teardown EXIT
 trap 'exit 130' INT
@@ -312,7 +322,7 @@ fi
 mpi_flags=(--host "$hosts" "${placement[@]}" -n "$ranks"
   --mca plm_rsh_agent "$workdir/agent" --mca plm_rsh_no_tree_spawn 1
   --mca oob_tcp_if_include 10.213.0.0/24 --mca btl_tcp_if_include 10.213.0.0/24
-  --mca btl self,vader,tcp --allow-run-as-root)
+  --mca btl self,vader,tcp --mca btl_vader_backing_directory "$shm" --allow-run-as-root)
 # Waiting ranks yield the core. Open MPI counts the nodes' slots, not this machine's cores,
 # so it lets every rank spin while it waits; but the nodes' packets are moved by the kernel
 # on the same cores, and a spinning rank keeps that work waiting for the next timer tick: a
@@ -346,6 +356,9 @@ start_slurm() {
   mkdir -p "$workdir/slurmctld" || return 1
   {
     echo "ClusterName=hcart"
+    # Job numbers of this cluster's own, so that no two clusters name a job (and its PMIx
+    # namespace and files) alike.
+    echo "FirstJobId=$(( (RANDOM * 32768 + RANDOM) % 60000000 + 1 ))"
     echo "SlurmctldHost=node0($(address 0))"
     echo "SlurmUser=root"
     echo "SlurmdUser=root"
@@ -383,7 +396,12 @@ start_slurm() {
   # PMIx's client folders are named by the job step alone: on nodes sharing one file system
   # they would collide, so every node's slurmd sees a folder of its own there (a bind mount
   # in a mount namespace of its own).
-  echo "PMIxCliTmpDirBase=$workdir/pmix" >"$workdir/mpi.conf"
+  # Slurm's PMIx fence by ring, not by its default tree: under the tree fence about one job
+  # in fifteen lost ranks (all of one node) to a segmentation fault inside MPI_Init or its
+  # first collective, a message handled before its handler was there (a NULL call from
+  # btl tcp or btl vader), as if some ranks left the fence before all had entered it; with
+  # the ring, none in 240 launches (docs/testing.md, "The srun launches").
+  printf 'PMIxCliTmpDirBase=%s\nPMIxCollFence=ring\n' "$workdir/pmix" >"$workdir/mpi.conf"
   mkdir -p "$workdir/pmix" || return 1
   for ((k = 0; k < nodes; k++)); do mkdir -p "$workdir/pmix-$k" "$workdir/slurmd-node$k" || return 1; done
   export SLURM_CONF="$workdir/slurm.conf"
@@ -423,24 +441,32 @@ if [ "$use_srun" = 1 ]; then
       done
     fi
   } >"$workdir/hostfile"
-  srun_env="SLURM_HOSTFILE=$workdir/hostfile OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=10.213.0.0/24 OMPI_MCA_oob_tcp_if_include=10.213.0.0/24 OMPI_MCA_mpi_yield_when_idle=1"
+  srun_env="SLURM_HOSTFILE=$workdir/hostfile OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_vader_backing_directory=$shm OMPI_MCA_btl_tcp_if_include=10.213.0.0/24 OMPI_MCA_oob_tcp_if_include=10.213.0.0/24 OMPI_MCA_mpi_yield_when_idle=1"
   [ "$leaves" -gt 0 ] && [ "$topology" = file ] && srun_env+=" HCART_TOPOLOGY_FILE=$workdir/topology.conf"
-  srun_command=(env $srun_env srun --mpi=pmix -N "$nodes" -n "$ranks" --distribution=arbitrary --overcommit)
+  # A task that dies ends the whole step (--kill-on-bad-exit) at once, with srun's message.
+  srun_command=(env $srun_env srun --mpi=pmix -N "$nodes" -n "$ranks" --distribution=arbitrary --overcommit
+                --kill-on-bad-exit=1)
 fi
 
 [ -n "$counters" ] && read_counters "$workdir/before"
 [ -n "$uplink_counters" ] && read_uplinks "$workdir/up-before"
+# The launcher runs in the background and the script waits for it: a signal (a test's
+# watchdog, timeout(1), Ctrl-C) then reaches the traps at once, which stop the launcher and
+# take the nodes down, instead of waiting for a launcher that may itself wait for ever.
 if [ "$use_srun" = 1 ]; then
   # Slurm's tree plugin gives the tasks their switches itself (--topology slurm).
   ip netns exec "$(node_ns 0)" unshare --uts /bin/sh -c 'hostname node0 && exec "$@"' srun \
-    "${srun_command[@]}" "$@"
+    "${srun_command[@]}" "$@" <&0 &
 else
   node0_env=""
   [ "$leaves" -gt 0 ] && node0_env=". $workdir/env0 && "
   ip netns exec "$(node_ns 0)" unshare --uts /bin/sh -c "hostname node0 && $node0_env"'exec "$@"' mpirun \
-    "$mpirun" "${mpi_flags[@]}" "${flags[@]}" "$@"
+    "$mpirun" "${mpi_flags[@]}" "${flags[@]}" "$@" <&0 &
 fi
+launched=$!
+wait "$launched"
 status=$?
+launched=""
 if [ -n "$uplink_counters" ]; then
   read_uplinks "$workdir/up-after"
   {

@@ -149,10 +149,10 @@ std::string plan_svg(const PlanRequest& request, const std::vector<PlanOutcome>&
       if (level > node_level + 1 || level >= request.machine.level_count()) return;
       const bool unit = level > node_level;
       const std::string name = unit ? "unit" : request.machine.levels()[level].name;
-      const double width = unit ? 0.75 : 2.0 + 1.5 * (node_level - level);
+      const double stroke = unit ? 0.75 : 2.0 + 1.5 * (node_level - level);
       svg << "<line class=\"" << name << "-edge\" x1=\"" << x1 << "\" y1=\"" << y1 << "\" x2=\""
           << x2 << "\" y2=\"" << y2 << "\" stroke=\"" << (unit ? "#555" : "black")
-          << "\" stroke-width=\"" << width << "\"/>\n";
+          << "\" stroke-width=\"" << stroke << "\"/>\n";
     };
     for (std::int64_t i = 0; i < rows; ++i) {
       for (std::int64_t j = 0; j < cols; ++j) {

@@ -50,11 +50,20 @@ fail() {
 
 # run_on NODES RANKS_PER_NODE MAP LOG [cluster.sh options ...] -- PROGRAM ARGS...
 # (RANKS_PER_NODE one count for every node, or a list for an uneven layout: "4,4,2")
+# A launch that does not end within HCART_CLUSTER_LAUNCH_SECONDS (default 240) is stopped
+# (cluster.sh then takes its nodes down) and fails with the launcher's last words: a crashed
+# rank can leave a launcher waiting for ever, and the case must end before CTest's timeout.
 run_on() {
-  local nodes=$1 rpn=$2 map=$3 log=$4
+  local nodes=$1 rpn=$2 map=$3 log=$4 limit=${HCART_CLUSTER_LAUNCH_SECONDS:-240} status
   shift 4
-  "$source/scripts/cluster.sh" --nodes "$nodes" --ranks-per-node "$rpn" --map-by "$map" \
-    --mpirun "$mpirun" --launcher "$launcher" "$@" >"$log" 2>&1
+  timeout --kill-after=20 "$limit" "$source/scripts/cluster.sh" --nodes "$nodes" \
+    --ranks-per-node "$rpn" --map-by "$map" --mpirun "$mpirun" --launcher "$launcher" "$@" >"$log" 2>&1
+  status=$?
+  if [ $status -eq 124 ] || [ $status -eq 137 ]; then
+    echo "launch stopped after $limit s ($launcher): $(grep -v '^ *$' "$log" | tail -n 3 | tr '\n' ' ')" |
+      tee -a "$log"
+  fi
+  return $status
 }
 
 # The node of every rank (one line) under a placement: slot fills node 0 first, node deals
