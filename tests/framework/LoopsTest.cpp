@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -331,4 +332,81 @@ TEST(Loops, HostRowsAndPortableGiveTheSameBits) {
   hcart::reduce_cells("max", box, LargestValue{hcart::accessor(cells)},
                       Kokkos::Max<double>(max_cells), hcart::LoopPattern::Portable);
   EXPECT_EQ(max_rows, max_cells);
+}
+
+// hcart::math in a kernel against the C library on the host: every function, at arguments
+// spread over its domain. Host builds call the C library itself (the same bits); a device
+// has its own library, within a few units in the last place.
+namespace {
+constexpr int kMathFunctions = 16;
+constexpr int kMathArguments = 7;
+KOKKOS_INLINE_FUNCTION double math_value(int f, double x) {
+  namespace m = hcart::math;
+  const double y = 0.75 - 0.25 * x; // a second argument
+  switch (f) {
+  case 0: return m::sqrt(m::fabs(x));
+  case 1: return m::cbrt(x);
+  case 2: return m::pow(m::fabs(x) + 0.5, y);
+  case 3: return m::exp(x);
+  case 4: return m::log(m::fabs(x) + 0.25);
+  case 5: return m::hypot(x, y);
+  case 6: return m::sin(x);
+  case 7: return m::cos(x);
+  case 8: return m::tan(x);
+  case 9: return m::atan2(x, y);
+  case 10: return m::fabs(x);
+  case 11: return m::fmin(x, y);
+  case 12: return m::fmax(x, y);
+  case 13: return m::floor(x);
+  case 14: return m::ceil(x);
+  default: return m::isfinite(x / (x - x)) ? 1.0 : 0.0; // 0/0 and x/0: never finite
+  }
+}
+double host_value(int f, double x) {
+  const double y = 0.75 - 0.25 * x;
+  switch (f) {
+  case 0: return std::sqrt(std::fabs(x));
+  case 1: return std::cbrt(x);
+  case 2: return std::pow(std::fabs(x) + 0.5, y);
+  case 3: return std::exp(x);
+  case 4: return std::log(std::fabs(x) + 0.25);
+  case 5: return std::hypot(x, y);
+  case 6: return std::sin(x);
+  case 7: return std::cos(x);
+  case 8: return std::tan(x);
+  case 9: return std::atan2(x, y);
+  case 10: return std::fabs(x);
+  case 11: return std::fmin(x, y);
+  case 12: return std::fmax(x, y);
+  case 13: return std::floor(x);
+  case 14: return std::ceil(x);
+  default: return 0.0;
+  }
+}
+// Every function at every argument, computed where kernels run.
+Kokkos::View<double**, Kokkos::HostSpace> math_in_kernel() {
+  Kokkos::View<double**, hcart::MemorySpace> values("math", kMathFunctions, kMathArguments);
+  Kokkos::parallel_for(
+      "math", Kokkos::RangePolicy<hcart::ExecutionSpace>(0, kMathFunctions * kMathArguments),
+      KOKKOS_LAMBDA(int n) {
+        const int f = n / kMathArguments, a = n % kMathArguments;
+        values(f, a) = math_value(f, -2.6 + 0.9 * a);
+      });
+  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
+}
+} // namespace
+
+TEST(KernelMath, EveryFunctionAgreesWithTheCLibrary) {
+  const auto values = math_in_kernel();
+  for (int f = 0; f < kMathFunctions; ++f) {
+    for (int a = 0; a < kMathArguments; ++a) {
+      const double x = -2.6 + 0.9 * a, expected = host_value(f, x);
+      SCOPED_TRACE("function " + std::to_string(f) + " at " + std::to_string(x));
+      if (hcart::host_execution) {
+        EXPECT_EQ(values(f, a), expected);
+      } else {
+        EXPECT_NEAR(values(f, a), expected, 1e-14 * (1.0 + std::fabs(expected)));
+      }
+    }
+  }
 }

@@ -7,7 +7,9 @@
 //                            paths (row loops on raw pointers, AVX2 clones, the in-cache
 //                            wavefront) are chosen on it with `if constexpr` inside a template
 //   hcart::fence(label)      waits for the execution space (a label from Kokkos 3.6 on)
-//   hcart::math::sqrt ...    math usable in kernels on every backend
+//   hcart::math::sqrt ...    math usable in kernels on every backend: sqrt, cbrt, pow, exp,
+//                            log, hypot, sin, cos, tan, atan2, fabs, fmin, fmax, floor,
+//                            ceil, isfinite
 //
 // The choice of a code path is made on the EXECUTION space, never on whether memory is
 // host-accessible: CUDA's unified memory is host-accessible while kernels run on the device.
@@ -103,20 +105,33 @@ Kokkos::RangePolicy<Space, Kokkos::IndexType<Index>> range_policy(const Space& s
 
 /// Math for kernels: Kokkos' functions, which every backend can call (std:: math is host
 /// code to nvcc). Kokkos 3.7 moved them from Kokkos::Experimental into Kokkos.
+/// Host builds call the C library through them, bit for bit std::'s; a device computes them
+/// with its own library, within the few units in the last place that CUDA documents.
 namespace math {
 #if KOKKOS_VERSION >= 30700
-using Kokkos::exp;
-using Kokkos::fabs;
-using Kokkos::isfinite;
-using Kokkos::sin;
-using Kokkos::sqrt;
+namespace from = Kokkos;
 #else
-using Kokkos::Experimental::exp;
-using Kokkos::Experimental::fabs;
-using Kokkos::Experimental::isfinite;
-using Kokkos::Experimental::sin;
-using Kokkos::Experimental::sqrt;
+namespace from = Kokkos::Experimental;
 #endif
+// Roots, powers, exponentials and logarithms.
+using from::cbrt;
+using from::exp;
+using from::hypot;
+using from::log;
+using from::pow;
+using from::sqrt;
+// Trigonometry.
+using from::atan2;
+using from::cos;
+using from::sin;
+using from::tan;
+// Magnitudes, extremes and rounding.
+using from::ceil;
+using from::fabs;
+using from::floor;
+using from::fmax;
+using from::fmin;
+using from::isfinite;
 
 /// \brief +infinity in a kernel (std::numeric_limits is host code to nvcc unless relaxed
 /// constexpr is on).
