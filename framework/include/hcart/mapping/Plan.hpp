@@ -114,7 +114,9 @@ struct Plan {
   /// The objective this plan reaches (empty for plans that were not searched).
   PlanCost cost;
   /// Which rule chose the plan: "bottleneck objective", "predicted time (machine file)",
-  /// "seed rule (levelwise)", "weighted factorization", "MPI_Dims_create".
+  /// "predicted time (machine file), also the bottleneck objective's choice", "seed rule
+  /// (levelwise)", "seed rule (levelwise), one level: an uneven machine", "weighted
+  /// factorization", "MPI_Dims_create", "given dims".
   std::string chosen_by;
   /// For searched plans, what the search covered: "level grids (N node grid and box pairs
   /// counted); node regions on G grids[, stopped at the box budget]; row-major runs on R
