@@ -187,7 +187,7 @@ step_unpack() {
   limit=${HCART_GPU_LIMIT_SETUP:-300}
   local pre=$kit/prebuilt name dir source lib
   [ -f "$pre/builds.txt" ] || refuse "no $pre/builds.txt: pack the builds first (scripts/gpu-pack.sh)"
-  if [ ! -x /usr/bin/h5pcc.openmpi ]; then
+  if [ ! -x /usr/bin/h5pcc.openmpi ] && [ "${HCART_GPU_UNPACK_ONLY:-0}" != 1 ]; then
     for deb in "$kit"/device/debs/*.deb; do
       case $(basename "$deb") in
         libaec0_*|libsz2_*) ls /usr/lib/x86_64-linux-gnu/libsz.so.2 >/dev/null 2>&1 && continue ;;
@@ -205,9 +205,17 @@ step_unpack() {
     command -v xz >/dev/null && tar -xf "$1" -C / && return
     python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall("/")' "$1"
   }
+  local here resolved
+  here=$(pwd -P)
   while read -r name dir; do
     [ "$name" = source ] && continue
-    if [ "$dir" = "$(pwd)/build-$name" ]; then # packed from a checkout at this very path
+    # Where the archive's files land, links resolved: the build's folder is this checkout's
+    # build-NAME when packed from a checkout at this very path, or from one whose path now
+    # links here (above); then the folder is emptied first and the archive lands in place.
+    # (Emptied afterwards, it would delete the build just unpacked, through the link, and
+    # leave build-NAME a link to itself.)
+    resolved=$(cd "$(dirname "$dir")" 2>/dev/null && pwd -P)/$(basename "$dir") || resolved=""
+    if [ "$dir" = "$(pwd)/build-$name" ] || [ "$resolved" = "$here/build-$name" ]; then
       rm -rf "build-$name"
       unpack_archive "$(ls "$pre/$name".tar.* | head -1)"
       say "unpacked build-$name in place"
@@ -218,6 +226,8 @@ step_unpack() {
     ln -s "$dir" "build-$name"
     say "unpacked build-$name -> $dir"
   done <"$pre/builds.txt"
+  # HCART_GPU_UNPACK_ONLY=1: the builds alone, nothing outside them (the kit's test does so).
+  [ "${HCART_GPU_UNPACK_ONLY:-0}" = 1 ] && return 0
   mkdir -p /usr/local/lib/hcart-fallback
   for lib in "$pre"/lib/*.so*; do
     [ -e "$lib" ] || continue
