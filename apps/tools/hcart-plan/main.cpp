@@ -27,6 +27,7 @@
 #include <hcart/mapping/TrafficModel.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <iostream>
 
@@ -135,7 +136,7 @@ int main(int argc, char* argv[]) {
     std::string draw;
     app.add_option(
         "--draw", draw,
-        "draw the plans to this SVG file: the process grid coloured by node, switch and node "
+        "draw the plans to this SVG file (named *.svg): the process grid coloured by node, switch and node "
         "boxes outlined (meshes of 1 to 3 dimensions, at most 65536 ranks)");
     std::string rankfile, hostfile, hosts_text;
     app.add_option("--rankfile", rankfile,
@@ -211,6 +212,19 @@ int main(int argc, char* argv[]) {
                                            "node, e.g. --hosts node1,node2");
         launch_hosts = hcart::apps::parse_hosts(hosts_text, request.machine);
       }
+      // The picture is SVG: a file named otherwise would hold SVG under a name that says
+      // something else, so it is refused before anything is written.
+      const auto ends_with_svg = [](const std::string& name) {
+        if (name.size() < 4) return false;
+        std::string tail = name.substr(name.size() - 4);
+        for (char& ch : tail)
+          ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        return tail == ".svg";
+      };
+      HCART_REQUIRE(draw.empty() || ends_with_svg(draw),
+                    "--draw '" << draw << "': hcart-plan draws SVG, expected a file name ending "
+                               << "in .svg (convert it afterwards for another format, e.g. "
+                               << "rsvg-convert -o plan.png plan.svg)");
       if (strategy_text == "all") {
         request.strategies = hcart::compared_strategies(all_dims_fixed);
       } else {
