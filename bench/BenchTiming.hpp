@@ -1,6 +1,8 @@
 // Timing helpers shared by the benchmarks: wall time, and min / median of repeats.
 #pragma once
 
+#include <hcart/core/Timers.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <vector>
@@ -9,10 +11,8 @@ namespace hcart::bench {
 
 using Clock = std::chrono::steady_clock;
 
-/// Seconds since t0.
-inline double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
+/// Seconds since t0 (the library's).
+using hcart::seconds_since;
 
 struct Stats {
   double min, median;

@@ -14,6 +14,7 @@
 // Bytes received are counted from the messages' sizes (leaders receive more: listed apart).
 //
 //   hcart-bench-setup [--quick]      (--quick: the 10^5-rank cases only)
+#include <hcart/core/Timers.hpp>
 #include <hcart/mapping/Plan.hpp>
 #include <hcart/topology/Hierarchy.hpp>
 
@@ -43,9 +44,7 @@ long peak_kib() {
   return usage.ru_maxrss;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+using hcart::seconds_since;
 
 struct Case {
   std::int64_t ranks;

@@ -25,10 +25,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
 // The damping of the weighted Jacobi smoother: the best smoothing factor of the 7-point
 // Laplacian (5/7).
 constexpr double kJacobiOmega = 6.0 / 7.0;

@@ -17,10 +17,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
 } // namespace
 
 HaloEngine::HaloEngine(const Grid& grid, HaloMode mode, const HaloOptions& options)
