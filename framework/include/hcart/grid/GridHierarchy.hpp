@@ -13,9 +13,9 @@
 //     if (!levels.holds(l)) continue;                 // an agglomerated level elsewhere
 //     const hcart::Grid& grid = levels.grid(l);       // fields, boxes, exchangers as usual
 //   }
+//   // the transfers between levels (hcart/grid/LevelTransfers.hpp):
 //   hcart::restrict_cells(levels, 1, r0, f1);         // level 0 -> 1
-//   (hcart/grid/LevelTransfers.hpp) hcart::prolong_cells(levels, 1, e1, u0);          // level 1 ->
-//   0, added
+//   hcart::prolong_cells(levels, 1, e1, u0);          // level 1 -> 0, added
 //
 // Nesting. Level l has global size n_l = n_{l-1} / 2 (cell-centred) or (n_{l-1} - 1) / 2
 // (vertex-centred: coarse point i is fine point 2i + 1) in each coarsened direction; each
