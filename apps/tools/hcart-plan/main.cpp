@@ -134,10 +134,10 @@ int main(int argc, char* argv[]) {
                  "only process grids whose dims divide the mesh (blocks of one size)");
     app.add_flag("--json", json, "write JSON (docs/plan-json.md) instead of the table");
     std::string draw;
-    app.add_option(
-        "--draw", draw,
-        "draw the plans to this SVG file (named *.svg): the process grid coloured by node, switch and node "
-        "boxes outlined (meshes of 1 to 3 dimensions, at most 65536 ranks)");
+    app.add_option("--draw", draw,
+                   "draw the plans to this SVG file (named *.svg): the process grid coloured by "
+                   "node, switch and node boxes outlined (meshes of 1 to 3 dimensions, at most "
+                   "65536 ranks)");
     std::string rankfile, hostfile, hosts_text;
     app.add_option("--rankfile", rankfile,
                    "write an Open MPI rankfile that gives a code using the fixed --dims in "
