@@ -73,7 +73,7 @@ std::vector<Strategy> compare_strategies(const DecompositionOptions& options, co
 
 DecompositionOptions for_strategy(DecompositionOptions options, Strategy strategy) {
   options.strategy = strategy;
-  if (strategy != Strategy::Manual) options.dims = {0, 0, 0};
+  if (!needs_all_dims(strategy)) options.dims = {0, 0, 0};
   return options;
 }
 

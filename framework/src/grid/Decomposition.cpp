@@ -20,9 +20,10 @@ void check_options(const GridSpec& spec, const DecompositionOptions& options) {
     HCART_REQUIRE(options.dims[i] >= 0, "hcart::Decomposition: dims["
                                             << i << "] = " << options.dims[i]
                                             << ", expected >= 0 (0 = free)");
-    HCART_REQUIRE(options.strategy != Strategy::Manual || options.dims[i] > 0,
-                  "hcart::Decomposition: the manual strategy needs every dim, got dims["
-                      << i << "] = " << options.dims[i]);
+    HCART_REQUIRE(!needs_all_dims(options.strategy) || options.dims[i] > 0,
+                  "hcart::Decomposition: the " << to_string(options.strategy)
+                                               << " strategy needs every dim, got dims[" << i
+                                               << "] = " << options.dims[i]);
   }
 }
 

@@ -38,7 +38,7 @@ Plan plan_decomposition(const Mesh& mesh, const Machine& machine, const PlanOpti
     return plan;
   }
   PlanOptions searched = options;
-  if (options.strategy == Strategy::Hierarchical || options.strategy == Strategy::Manual) {
+  if (searches(options.strategy)) {
     try {
       searched.run_dims.push_back(mpi_baseline_dims(machine.ranks(), options.dims, mesh));
     } catch (const InputError&) {

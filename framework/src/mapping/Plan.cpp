@@ -315,9 +315,10 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
   for (std::size_t i = 0; i < d; ++i) {
     HCART_REQUIRE(fixed[i] >= 0, "hcart::make_plan: dims[" << i << "] = " << fixed[i]
                                                            << ", expected >= 0 (0 = free)");
-    HCART_REQUIRE(options.strategy != Strategy::Manual || fixed[i] > 0,
-                  "hcart::make_plan: the manual strategy needs every dim, got dims "
-                      << impl::join_numbers(fixed, ","));
+    HCART_REQUIRE(!needs_all_dims(options.strategy) || fixed[i] > 0,
+                  "hcart::make_plan: the " << to_string(options.strategy)
+                                           << " strategy needs every dim, got dims "
+                                           << impl::join_numbers(fixed, ","));
     HCART_REQUIRE(fixed[i] <= bounds[i],
                   "hcart::make_plan: dims "
                       << impl::join_numbers(fixed, ",") << " cuts direction " << i << " ("
@@ -397,7 +398,7 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
     return plan;
   }
 
-  // Hierarchical and Manual: the exact search.
+  // The strategies that search (the table's `searches`: hierarchical, manual): the exact search.
   impl::SearchContext context;
   context.problem = impl::load_problem(mesh, cost_factors, options.traffic);
   for (const auto& level : machine.levels()) {

@@ -1,20 +1,44 @@
 #include <hcart/core/Error.hpp>
 #include <hcart/mapping/Strategy.hpp>
 
+#include <algorithm>
+
 namespace hcart {
 
 const std::vector<StrategyInfo>& strategy_table() {
   static const std::vector<StrategyInfo> table = {
       {Strategy::Mpi, "mpi", "MPI_Dims_create's grid, ranks where MPI puts them (the baseline)",
+       false, false},
+      {Strategy::Weighted, "weighted", "one weighted factorization, ranks in world order", false,
        false},
-      {Strategy::Weighted, "weighted", "one weighted factorization, ranks in world order", false},
       {Strategy::Levelwise, "levelwise",
-       "the seed paper's rule: a weighted factorization level by level, coarse first", false},
+       "the seed paper's rule: a weighted factorization level by level, coarse first", false,
+       false},
       {Strategy::Hierarchical, "hierarchical",
-       "the exact optimum of the busiest link, grid and placement together (the default)", false},
-      {Strategy::Manual, "manual", "your dims, placed as hierarchical places them", true},
+       "the exact optimum of the busiest link, grid and placement together (the default)", false,
+       true},
+      {Strategy::Manual, "manual", "your dims, placed as hierarchical places them", true, true},
   };
   return table;
+}
+
+namespace {
+const StrategyInfo& info(Strategy strategy) {
+  const std::vector<StrategyInfo>& table = strategy_table();
+  const auto row = std::find_if(table.begin(), table.end(),
+                                [&](const StrategyInfo& s) { return s.strategy == strategy; });
+  HCART_REQUIRE(row != table.end(), "hcart: strategy " << static_cast<int>(strategy)
+                                                       << " is not in the strategy table");
+  return *row;
+}
+} // namespace
+
+bool needs_all_dims(Strategy strategy) {
+  return info(strategy).needs_all_dims;
+}
+
+bool searches(Strategy strategy) {
+  return info(strategy).searches;
 }
 
 std::string to_string(Strategy strategy) {

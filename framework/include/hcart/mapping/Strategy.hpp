@@ -25,6 +25,8 @@ struct StrategyInfo {
   const char* summary; ///< one line for help texts
   /// Needs every dim fixed (manual): comparisons run it only where the dims are.
   bool needs_all_dims;
+  /// Places the ranks by the exact search of the busiest link (hierarchical, manual).
+  bool searches;
 };
 
 /// \brief Every strategy, in the order comparisons show them: the baseline first
@@ -43,6 +45,10 @@ std::string strategy_names(const std::string& separator = ", ", const std::strin
 /// \brief The names of `strategies`, joined the same way.
 std::string strategy_names(const std::vector<Strategy>& strategies,
                            const std::string& separator = ", ", const std::string& last = ", ");
+/// \brief The table's answers for one strategy: whether it needs every dim fixed, and
+/// whether it places ranks by the exact search.
+bool needs_all_dims(Strategy strategy);
+bool searches(Strategy strategy);
 /// \brief What a side-by-side comparison runs, in the table's order: every strategy, those
 /// that need every dim only when `all_dims_fixed`.
 std::vector<Strategy> compared_strategies(bool all_dims_fixed);
