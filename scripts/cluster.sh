@@ -186,10 +186,9 @@ switch="$prefix-sw"
 workdir=$(mktemp -d /tmp/hcart-cluster.XXXXXX)
 # Open MPI's shared-memory segments (btl vader) in a folder of this cluster's own, removed
 # with it. In /dev/shm itself they are named by host name, job and local rank, which repeat
-# between clusters (node0, node1, ...; under srun the job is always Slurm's first); a segment
-# that an ended job left behind (its owner killed before it could unlink it) was opened
-# again, with its old contents, by the next job of the same names, whose first messages
-# then crashed in mca_btl_vader_poll_handle_frag (docs/testing.md, "The srun launches").
+# between clusters (node0, node1, ...; under srun the job was always Slurm's first), so a
+# segment an interrupted job left behind could be opened again by a later job of the same
+# names, and two clusters at once would share names (docs/testing.md, "The srun launches").
 shm=$(mktemp -d /dev/shm/hcart-cluster.XXXXXX)
 made=()
 launched=""

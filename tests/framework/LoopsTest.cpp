@@ -340,6 +340,10 @@ TEST(Loops, HostRowsAndPortableGiveTheSameBits) {
 namespace {
 constexpr int kMathFunctions = 16;
 constexpr int kMathArguments = 7;
+// The a-th argument, spread over [-2.6, 2.8].
+KOKKOS_INLINE_FUNCTION double math_argument(int a) {
+  return -2.6 + 0.9 * a;
+}
 KOKKOS_INLINE_FUNCTION double math_value(int f, double x) {
   namespace m = hcart::math;
   const double y = 0.75 - 0.25 * x; // a second argument
@@ -390,7 +394,7 @@ Kokkos::View<double**, Kokkos::HostSpace> math_in_kernel() {
       "math", Kokkos::RangePolicy<hcart::ExecutionSpace>(0, kMathFunctions * kMathArguments),
       KOKKOS_LAMBDA(int n) {
         const int f = n / kMathArguments, a = n % kMathArguments;
-        values(f, a) = math_value(f, -2.6 + 0.9 * a);
+        values(f, a) = math_value(f, math_argument(a));
       });
   return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
 }
@@ -400,7 +404,7 @@ TEST(KernelMath, EveryFunctionAgreesWithTheCLibrary) {
   const auto values = math_in_kernel();
   for (int f = 0; f < kMathFunctions; ++f) {
     for (int a = 0; a < kMathArguments; ++a) {
-      const double x = -2.6 + 0.9 * a, expected = host_value(f, x);
+      const double x = math_argument(a), expected = host_value(f, x);
       SCOPED_TRACE("function " + std::to_string(f) + " at " + std::to_string(x));
       if (hcart::host_execution) {
         EXPECT_EQ(values(f, a), expected);
