@@ -86,8 +86,10 @@ void Solver::set_up_problem() {
   // Dirichlet values in the halo slabs of faces without a neighbour, in both fields, across
   // the whole extent of the other directions (Full): the wavefront also updates halo cells
   // of neighbouring ranks next to such a face, and reads the boundary value beside them.
+  // (A periodic side has no boundary value: it keeps the default.)
   SideConditions dirichlet;
   for (int s = 0; s < 6; ++s) {
+    if (m_grid.decomposition().spec().periodic[s / 2]) continue;
     dirichlet[s] = BoundaryCondition::fixed_value(
         m_settings.problem == Problem::Laplace ? m_settings.boundary_values[s] : 0.0);
   }

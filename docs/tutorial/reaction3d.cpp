@@ -173,13 +173,15 @@ int reaction3d(hcart::Environment& env, int argc, char* argv[]) {
   hcart::HaloExchanger halo(grid, hcart::HaloMode::Full);
   const hcart::PhysicalBoundaries walls(grid, hcart::HaloMode::Full);
   using BC = hcart::BoundaryCondition;
-  // x-, x+ (periodic: never applied), y-, y+ (no flux), z-, z+ (fixed values).
-  const hcart::SideConditions u_sides{BC::zero_gradient(),  BC::zero_gradient(),
-                                      BC::zero_gradient(),  BC::zero_gradient(),
-                                      BC::fixed_value(1.0), BC::fixed_value(1.0)};
-  const hcart::SideConditions v_sides{BC::zero_gradient(),  BC::zero_gradient(),
-                                      BC::zero_gradient(),  BC::zero_gradient(),
-                                      BC::fixed_value(0.0), BC::fixed_value(0.0)};
+  // Sides by name: z_low and z_high fixed values; y (no flux) the default, zero gradient; x is
+  // periodic (a condition named there would be an error: it could never apply).
+  using hcart::Side;
+  const auto walls_u = [&](const hcart::Field<double>& f) {
+    walls.apply(f, {{Side::z_low, BC::fixed_value(1.0)}, {Side::z_high, BC::fixed_value(1.0)}});
+  };
+  const auto walls_v = [&](const hcart::Field<double>& f) {
+    walls.apply(f, {{Side::z_low, BC::fixed_value(0.0)}, {Side::z_high, BC::fixed_value(0.0)}});
+  };
 
   // ---- time stepping with timers -----------------------------------------------------------
   hcart::Timers timers;
@@ -192,8 +194,8 @@ int reaction3d(hcart::Environment& env, int argc, char* argv[]) {
       bound[s % 2].exchange();
       {
         auto region = timers.region("boundaries");
-        walls.apply(u, u_sides);
-        walls.apply(v, v_sides);
+        walls_u(u);
+        walls_v(v);
       }
       auto region = timers.region("compute");
       hcart::for_each_cell(

@@ -183,6 +183,49 @@ TEST(HaloExchanger, AWrongWidthPerCallIsAnErrorOnEveryRank) {
   }
 }
 
+// Directions outside 0-2 are an InputError on every rank naming them; one rank passing other
+// directions than the others is too (after an exchange all agreed on, so the others posted
+// theirs), never a hang; the exchanger works on.
+TEST(HaloExchanger, WrongDirectionsPerCallAreAnErrorOnEveryRank) {
+  hcart::GridSpec spec;
+  spec.global_size = {16, 12, 10};
+  spec.halo_width = {2, 2, 2};
+  spec.periodic = {true, false, true};
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, spec);
+  const hcart::Grid grid(decomp);
+  const auto u = grid.make_field<double>("u");
+  for (hcart::HaloMode mode : {hcart::HaloMode::Faces, hcart::HaloMode::Full}) {
+    hcart::HaloExchanger halo(grid, mode);
+    for (const hcart::HaloDirections& bad : {hcart::HaloDirections{3}, hcart::HaloDirections{},
+                                             hcart::HaloDirections{0, -1}}) {
+      if (bad.valid()) continue;
+      try {
+        halo.exchange(bad, u);
+        ADD_FAILURE() << "expected an error for directions " << bad.mask();
+      } catch (const hcart::InputError& e) {
+        EXPECT_TRUE(e.collective());
+        EXPECT_NE(std::string(e.what()).find("outside 0, 1, 2"), std::string::npos) << e.what();
+      }
+      EXPECT_FALSE(halo.in_flight());
+    }
+    EXPECT_FALSE(hcart::HaloDirections(std::initializer_list<int>{}).valid()) << "none";
+    halo.exchange(hcart::HaloDirections{0}, u);
+    if (hcart::test::world_size() > 1) {
+      const bool odd = world_rank() == hcart::test::world_size() - 1;
+      try {
+        halo.exchange(odd ? hcart::HaloDirections{1} : hcart::HaloDirections{0}, u);
+        ADD_FAILURE() << "expected an error for directions that differ";
+      } catch (const hcart::InputError& e) {
+        EXPECT_TRUE(e.collective());
+        EXPECT_NE(std::string(e.what()).find("directions"), std::string::npos) << e.what();
+      }
+      EXPECT_FALSE(halo.in_flight());
+    }
+    EXPECT_NO_THROW(halo.exchange(hcart::HaloDirections{0, 2}, u)) << "unusable after the error";
+    EXPECT_NO_THROW(halo.exchange(u));
+  }
+}
+
 // The check's waiting time is part of HaloTimes, and a correct program keeps exchanging.
 TEST(HaloExchanger, TheCollectiveCheckIsBookedInTheTimes) {
   const hcart::Decomposition decomp(MPI_COMM_WORLD, cube(16, true));

@@ -266,6 +266,45 @@ void run_config(const Config& c, const hcart::Decomposition& decomp, long& wrong
   exchange_fields(true);
   exchange_fields(false);
   EXPECT_EQ(halo.allocation_count(), allocations) << "widths met before allocate nothing";
+  // Directions (HaloDirections), per call and bound: each set fills its own directions'
+  // cells (in Full mode the edges and corners between them) and no cell across another.
+  const hcart::HaloDirections sets[7] = {{0}, {1}, {0, 1}, {2}, {0, 2}, {1, 2}, {0, 1, 2}};
+  for (unsigned mask = 1; mask < 8; ++mask) {
+    const hcart::HaloDirections& dirs = sets[mask - 1];
+    EXPECT_EQ(dirs.mask(), mask);
+    std::array<int, 3> dir_width = width;
+    for (int d = 0; d < 3; ++d)
+      if (!dirs.has(d)) dir_width[d] = 0;
+    for (bool bound : {false, true}) {
+      for (int i = 0; i < c.fields; ++i)
+        fill(grid, f[i], i);
+      if (bound) {
+        hcart::HaloBinding b = c.fields == 1   ? halo.bind(dirs, f[0])
+                               : c.fields == 2 ? halo.bind(dirs, f[0], f[1])
+                                               : halo.bind(dirs, f[0], f[1], f[2]);
+        EXPECT_EQ(b.directions(), dirs);
+        b.exchange();
+      } else {
+        if (c.fields == 1) halo.exchange(dirs, f[0]);
+        if (c.fields == 2) halo.exchange(dirs, f[0], f[1]);
+        if (c.fields == 3) halo.exchange(c.mode, hcart::HaloWidth{c.width}, dirs, f[0], f[1], f[2]);
+      }
+      for (int i = 0; i < c.fields; ++i)
+        wrong += check(grid, f[i], i, c.mode, dir_width);
+    }
+  }
+  // A split scheme's traffic: in Faces mode, x, y and z one by one move the bytes and
+  // messages of one exchange of every direction, level by level.
+  if (c.mode == hcart::HaloMode::Faces) {
+    halo.reset_counters();
+    halo.exchange(f[0]);
+    const hcart::HaloCounters all = halo.counters();
+    halo.reset_counters();
+    for (int d = 0; d < 3; ++d)
+      halo.exchange(hcart::HaloDirections{d}, f[0]);
+    EXPECT_EQ(halo.counters().bytes, all.bytes);
+    EXPECT_EQ(halo.counters().messages, all.messages);
+  }
   // Bound once (HaloExchanger::bind), at the exchanger's width and at the other: exchanges
   // through the bindings, blocking and split, fill the same cells.
   const auto bind = [&](int layers) {

@@ -13,6 +13,9 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <string>
+
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -101,8 +104,13 @@ Case random_case(std::mt19937_64& rng) {
     c.centering[d] = rng() % 3 == 0 ? hcart::Centering::Face : hcart::Centering::Cell;
   }
   c.mode = rng() % 2 ? hcart::HaloMode::Full : hcart::HaloMode::Faces;
-  for (auto& side : c.sides) {
-    switch (rng() % 4) {
+  for (std::size_t s = 0; s < 6; ++s) {
+    auto& side = c.sides[s];
+    // A side where no condition applies (periodic, or no halo) takes the default (anything
+    // else is an error: PhysicalBoundaries.ASideWhereNoConditionAppliesIsAnError).
+    const std::size_t d = s / 2;
+    const bool applies = !c.spec.periodic[d] && c.spec.halo_width[d] > 0;
+    switch (applies ? rng() % 4 : 1) {
     case 0:
       side = hcart::BoundaryCondition::fixed_value(static_cast<double>(rng() % 7) - 3.5);
       break;
@@ -233,4 +241,175 @@ TEST(PhysicalBoundaries, AFunctionOfTheGlobalIndex) {
   EXPECT_FALSE(bc.is_physical(1, 0));
   EXPECT_FALSE(bc.is_physical(1, 1));
   EXPECT_TRUE(bc.ghost_box(1, 0).empty());
+}
+
+// Sides by name: the named form fills what the six-condition form with the same conditions
+// fills; a condition named on a periodic side, or where a direction has no halo, or a side
+// named twice, is an InputError naming the side, before any cell is written; the six-condition
+// form refuses the same on a periodic side (zero gradient, the default, is accepted there).
+TEST(PhysicalBoundaries, ASideWhereNoConditionAppliesIsAnError) {
+  using BC = hcart::BoundaryCondition;
+  using hcart::Side;
+  hcart::GridSpec spec;
+  spec.global_size = {9, 7, 6};
+  spec.halo_width = {2, 0, 1};
+  spec.periodic = {false, false, true};
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, spec);
+  const hcart::Grid grid(decomp);
+  const hcart::PhysicalBoundaries bc(grid, hcart::HaloMode::Full);
+  auto u = grid.make_field<double>("u");
+  auto v = grid.make_field<double>("v");
+  fill(grid, u);
+  fill(grid, v);
+  bc.apply(u, {{Side::x_low, BC::fixed_value(2.5)}, {Side::x_high, BC::reflecting()}});
+  hcart::SideConditions six;
+  six[0] = BC::fixed_value(2.5);
+  six[1] = BC::reflecting();
+  bc.apply(v, six);
+  const auto hu = hcart::host_copy(u), hv = hcart::host_copy(v);
+  long differ = 0, fixed = 0;
+  const auto e = grid.extent();
+  for (int i = 0; i < e[0]; ++i)
+    for (int j = 0; j < e[1]; ++j)
+      for (int k = 0; k < e[2]; ++k) {
+        differ += hu(i, j, k) != hv(i, j, k);
+        fixed += hu(i, j, k) == 2.5;
+      }
+  EXPECT_EQ(differ, 0);
+  EXPECT_EQ(fixed, bc.is_physical(0, 0) ? bc.ghost_box(0, 0).cells() : 0);
+  EXPECT_TRUE(bc.applicable(Side::x_low));
+  EXPECT_FALSE(bc.applicable(Side::y_high)) << "no halo in y";
+  EXPECT_FALSE(bc.applicable(Side::z_low)) << "periodic";
+
+  struct Bad {
+    std::function<void()> apply;
+    std::string expected;
+  };
+  const Bad bad[] = {
+      {[&] { bc.apply(u, {{Side::z_low, BC::fixed_value(1.0)}}); },
+       "a fixed_value condition on side z_low, which is periodic"},
+      {[&] { bc.apply(u, {{Side::x_low, BC::reflecting()}, {Side::z_high, BC::zero_gradient()}}); },
+       "a zero_gradient condition on side z_high, which is periodic"},
+      {[&] { bc.apply(u, {{Side::y_high, BC::reflecting_odd()}}); },
+       "a reflecting_odd condition on side y_high, which has no halo layers"},
+      {[&] { bc.apply(u, {{Side::x_high, BC::reflecting()}, {Side::x_high, BC::reflecting()}}); },
+       "side x_high named twice"},
+      {[&] {
+         hcart::SideConditions walls;
+         walls[static_cast<int>(Side::z_high)] = BC::reflecting();
+         bc.apply(u, walls);
+       },
+       "a reflecting condition on side z_high, which is periodic"},
+  };
+  for (const Bad& b : bad) {
+    fill(grid, u);
+    const auto before = hcart::host_copy(u);
+    try {
+      b.apply();
+      ADD_FAILURE() << "expected an error: " << b.expected;
+    } catch (const hcart::InputError& error) {
+      EXPECT_NE(std::string(error.what()).find(b.expected), std::string::npos) << error.what();
+    }
+    const auto after = hcart::host_copy(u);
+    long changed = 0;
+    for (int i = 0; i < e[0]; ++i)
+      for (int j = 0; j < e[1]; ++j)
+        for (int k = 0; k < e[2]; ++k)
+          changed += before(i, j, k) != after(i, j, k);
+    EXPECT_EQ(changed, 0) << b.expected << ": nothing written";
+  }
+  EXPECT_EQ(hcart::side_name(hcart::side_of(2, true)), "z_high");
+  EXPECT_EQ(hcart::direction_of(Side::y_low), 1);
+}
+
+namespace {
+// A user's rule that is the mirror image: must fill what reflecting() fills.
+struct MirrorRule {
+  KOKKOS_INLINE_FUNCTION double operator()(const hcart::Inside<double>& inside,
+                                           const hcart::Ghost& ghost) const {
+    return inside(ghost.layer);
+  }
+};
+// A rule of every argument: the owned cell next to the face, scaled per component, plus the
+// ghost's layer and global index.
+struct ScaledRule {
+  KOKKOS_INLINE_FUNCTION double operator()(const hcart::Inside<double>& inside,
+                                           const hcart::Ghost& ghost) const {
+    return inside(1) * (1.0 + ghost.component) + 0.5 * ghost.layer +
+           1e-3 * static_cast<double>(ghost.global[0] + 3 * ghost.global[1] + 7 * ghost.global[2]) +
+           (ghost.side == hcart::Side::z_high ? 0.125 : 0.0);
+  }
+};
+} // namespace
+
+// The user's own rule (apply_rule): a mirror rule fills bit for bit what reflecting() does, in
+// Full mode with a periodic direction; a rule of every argument gives each ghost cell of
+// every component its value from the owned cell beside it, on any decomposition.
+TEST(PhysicalBoundaries, TheUsersOwnRule) {
+  using hcart::Side;
+  hcart::GridSpec spec;
+  spec.global_size = {10, 6, 9};
+  spec.halo_width = {2, 1, 2};
+  spec.periodic = {false, true, false};
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, spec);
+  const hcart::Grid grid(decomp);
+  {
+    const hcart::PhysicalBoundaries bc(grid, hcart::HaloMode::Full);
+    auto u = grid.make_field<double>("u");
+    auto v = grid.make_field<double>("v");
+    fill(grid, u);
+    fill(grid, v);
+    hcart::HaloExchanger halo(grid, hcart::HaloMode::Full);
+    halo.exchange(u, v);
+    bc.apply_rule(u, {Side::x_low, Side::x_high, Side::z_low, Side::z_high}, MirrorRule{});
+    bc.apply(v, hcart::BoundaryCondition::reflecting());
+    const auto hu = hcart::host_copy(u), hv = hcart::host_copy(v);
+    long differ = 0;
+    const auto e = grid.extent();
+    for (int i = 0; i < e[0]; ++i)
+      for (int j = 0; j < e[1]; ++j)
+        for (int k = 0; k < e[2]; ++k)
+          differ += hu(i, j, k) != hv(i, j, k);
+    EXPECT_EQ(differ, 0);
+  }
+  const hcart::PhysicalBoundaries bc(grid, hcart::HaloMode::Faces);
+  auto m = grid.make_components<double>("m", 3);
+  for (int c = 0; c < 3; ++c) {
+    auto component = hcart::component(m, c);
+    fill(grid, component);
+  }
+  bc.apply_rule(m, {Side::z_high, Side::x_low}, ScaledRule{});
+  const auto host = hcart::host_copy(m);
+  const auto e = grid.extent();
+  const auto& G = spec.global_size;
+  long wrong = 0, ghosts = 0;
+  for (int c = 0; c < 3; ++c)
+    for (int i = 0; i < e[0]; ++i)
+      for (int j = 0; j < e[1]; ++j)
+        for (int k = 0; k < e[2]; ++k) {
+          const std::int64_t g[3] = {grid.global_index(0, i), grid.global_index(1, j),
+                                     grid.global_index(2, k)};
+          const bool x_low = g[0] < 0, z_high = g[2] >= G[2];
+          const auto off = grid.global_offset();
+          const auto n = grid.local_size();
+          int outside = 0;
+          for (int d = 0; d < 3; ++d)
+            outside += g[d] < off[d] || g[d] >= off[d] + n[d];
+          double expected = grid.is_owned(i, j, k) ? analytic(g[0], g[1], g[2]) : untouched;
+          if (outside == 1 && (x_low || z_high)) { // a ghost of a named side (Faces mode)
+            ++ghosts;
+            const int layer = x_low ? static_cast<int>(-g[0]) : static_cast<int>(g[2] - G[2] + 1);
+            const double next = x_low ? analytic(0, g[1], g[2]) : analytic(g[0], g[1], G[2] - 1);
+            expected = next * (1.0 + c) + 0.5 * layer +
+                       1e-3 * static_cast<double>(g[0] + 3 * g[1] + 7 * g[2]) +
+                       (z_high ? 0.125 : 0.0);
+          }
+          wrong += host(c, i, j, k) != expected;
+        }
+  EXPECT_EQ(wrong, 0);
+  long all_ghosts = ghosts;
+  MPI_Allreduce(MPI_IN_PLACE, &all_ghosts, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_EQ(all_ghosts, 3 * (2 * 6 * 9 + 2 * 10 * 6)) << "every ghost of x_low and z_high";
+  EXPECT_THROW(bc.apply_rule(m, {Side::y_low}, ScaledRule{}), hcart::InputError) << "periodic";
+  EXPECT_THROW(bc.apply_rule(m, {Side::x_low, Side::x_low}, ScaledRule{}), hcart::InputError);
 }

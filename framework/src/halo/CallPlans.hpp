@@ -1,5 +1,5 @@
 // The messages of each kind of exchange an exchanger makes (internal: hcart/halo/
-// HaloExchanger.hpp's engine): per mode (Faces, Full) and width, the halo plan, its peers
+// HaloExchanger.hpp's engine): per mode (Faces, Full), width and set of directions, the halo plan, its peers
 // (rank and the machine level each message crosses) and the packer's copy lists for every
 // field layout met (the element sizes of the fields of a call). Made at first use and kept,
 // so that alternating widths, modes or sets of fields allocates nothing after the first call
@@ -11,6 +11,7 @@
 #include <hcart/grid/Grid.hpp>
 #include <hcart/halo/HaloOptions.hpp>
 #include <hcart/halo/HaloPlan.hpp>
+#include <hcart/impl/halo/HaloArguments.hpp>
 
 #include <array>
 #include <memory>
@@ -52,11 +53,11 @@ struct CallPlan {
 class CallPlans {
 public:
   CallPlans(const Grid& grid, const HaloOptions& options);
-  /// \brief The plan of `mode` and `layers` (0: the whole halo; beyond the deepest halo:
-  /// it), made at its first use (counted in `allocations`). Local: a width's errors are
-  /// agreed by the caller. \throws hcart::InputError for a width below 0, or deeper than a
-  /// block has cells in a direction with a neighbour.
-  CallPlan& get(HaloMode mode, int layers, std::size_t& allocations);
+  /// \brief The plan of a call's mode, width (0: the whole halo; beyond the deepest halo:
+  /// it) and directions, made at its first use (counted in `allocations`). Local: its errors
+  /// are agreed by the caller. \throws hcart::InputError for a width below 0, or deeper than
+  /// a block has cells in a direction with a neighbour, or directions not a list of 0 to 2.
+  CallPlan& get(const HaloCall& call, std::size_t& allocations);
   /// \brief The most phases any mode of these options has (the phase buffers' count).
   std::size_t most_phases() const noexcept;
 
@@ -64,7 +65,8 @@ private:
   const Grid* m_grid;
   HaloOptions m_options;
   int m_full_layers = 0;                             // the deepest halo of the grid
-  std::vector<std::unique_ptr<CallPlan>> m_plans[2]; // per mode, by layers
+  // Per mode, by directions (their mask, 1 to 7) and layers (0 to m_full_layers).
+  std::vector<std::unique_ptr<CallPlan>> m_plans[2];
 };
 
 } // namespace hcart::impl

@@ -13,7 +13,7 @@ FieldCheck::~FieldCheck() {
 }
 
 long long FieldCheck::prepare(const Grid& grid, const std::vector<BoundField*>& fields,
-                              std::size_t slots, int layers, HaloMode mode,
+                              std::size_t slots, const HaloCall& call,
                               const std::string& width_problem) {
   m_problem = width_problem;
   if (m_problem.empty() && slots > static_cast<std::size_t>(kMaxHaloFields)) {
@@ -38,8 +38,9 @@ long long FieldCheck::prepare(const Grid& grid, const std::vector<BoundField*>& 
     signature = (signature * 1000003u) ^ field->elem_bytes();
     signature = (signature * 1000003u) ^ static_cast<std::size_t>(field->components());
   }
-  signature = (signature * 1000003u) ^ static_cast<std::size_t>(layers);
-  signature = (signature * 1000003u) ^ static_cast<std::size_t>(mode);
+  signature = (signature * 1000003u) ^ static_cast<std::size_t>(call.layers);
+  signature = (signature * 1000003u) ^ static_cast<std::size_t>(call.mode);
+  signature = (signature * 1000003u) ^ static_cast<std::size_t>(call.directions.mask());
   const auto sig = static_cast<long long>(signature & 0x3fffffffffffffffULL);
   m_values[0] = m_problem.empty() ? 0 : 1;
   m_values[1] = sig;
@@ -66,7 +67,7 @@ void FieldCheck::judge(MPI_Comm comm) {
   }
   if (m_values[1] != -m_values[2]) {
     InputError error("hcart::HaloExchanger: the ranks passed different fields to the same "
-                     "exchange (their number or types, or the width or mode, differ)");
+                     "exchange (their number or types, or the width, mode or directions, differ)");
     error.set_collective(true);
     throw error;
   }

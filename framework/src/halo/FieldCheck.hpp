@@ -25,6 +25,7 @@
 #include <hcart/grid/Grid.hpp>
 #include <hcart/halo/HaloPlan.hpp>
 #include <hcart/impl/halo/BoundField.hpp>
+#include <hcart/impl/halo/HaloArguments.hpp>
 
 #include <mpi.h>
 
@@ -43,9 +44,9 @@ public:
 
   /// \brief This rank's side: its problem (`width_problem`, more values per cell than the
   /// packer takes, or the first field that does not fit `grid`) and the values to reduce.
-  /// Returns the signature of `fields`, `layers` and `mode`.
+  /// Returns the signature of `fields` and the call's mode, width and directions.
   long long prepare(const Grid& grid, const std::vector<BoundField*>& fields, std::size_t slots,
-                    int layers, HaloMode mode, const std::string& width_problem);
+                    const HaloCall& call, const std::string& width_problem);
   /// \brief The reduction, blocking (a careful exchange; bind()).
   void reduce(MPI_Comm comm);
   /// \brief The reduction, posted: request() completes it with the first phase's messages.

@@ -26,9 +26,10 @@ HaloEngine::HaloEngine(const Grid& grid, HaloMode mode, const HaloOptions& optio
     m_device_buffers = device_mpi().device_buffers || !device_mpi().device_build;
     m_stage_by_copy = staging_by_copy() && !m_device_buffers;
   });
-  agree_on_errors(comm, [&] { m_default = &m_plans.get(mode, options.width, m_allocations); });
+  agree_on_errors(comm,
+                  [&] { m_default = &m_plans.get({mode, options.width, {}}, m_allocations); });
   m_current = m_default;
-  m_call = {mode, options.width};
+  m_call = {mode, options.width, {}};
   m_now.reserve(static_cast<std::size_t>(kMaxHaloFields));
   m_slot_bytes.reserve(static_cast<std::size_t>(kMaxHaloFields));
   // Its own communicator: its messages, tags and checks never meet the program's or
@@ -80,12 +81,12 @@ void HaloEngine::begin_call(HaloCall call) {
   m_call = call;
   m_call_problem.clear();
   CallPlan* plan = m_default;
-  if (call.layers != m_options.width || call.mode != m_mode) {
+  if (call.layers != m_options.width || call.mode != m_mode || call.directions != HaloDirections{}) {
     try {
-      plan = &m_plans.get(call.mode, call.layers, m_allocations);
+      plan = &m_plans.get(call, m_allocations);
     } catch (const InputError& e) {
       m_call_problem = e.what();
-      plan = &m_plans.get(call.mode, m_options.width, m_allocations);
+      plan = &m_plans.get({call.mode, m_options.width, {}}, m_allocations);
     }
   }
   if (plan != m_current) m_active = nullptr; // another kind of exchange: its own copy lists
@@ -121,8 +122,7 @@ void HaloEngine::start_checked(const std::unique_ptr<BoundField>* fields, std::s
 // Off: each rank checks its own fields only. With one message per field (aggregate_fields
 // off) the number of messages depends on the fields too: every exchange waits.
 void HaloEngine::check_fields() {
-  const long long sig = m_check.prepare(*m_grid, m_now, m_slot_bytes.size(), m_call.layers,
-                                        m_call.mode, m_call_problem);
+  const long long sig = m_check.prepare(*m_grid, m_now, m_slot_bytes.size(), m_call, m_call_problem);
   if (!m_options.collective_checks) {
     HCART_REQUIRE(m_check.problem().empty(), m_check.problem());
     return;
@@ -148,7 +148,7 @@ void HaloEngine::check_fields() {
     // decides which): those are drained. Before any agreement every rank waited: nothing
     // was posted.
     if (m_agreed != -1) {
-      const CallPlan& posted = m_plans.get(m_agreed_call.mode, m_agreed_call.layers, m_allocations);
+      const CallPlan& posted = m_plans.get(m_agreed_call, m_allocations);
       FieldCheck::drain(posted.plan.phases.front(), posted.first_peer_ranks(), m_comm.get());
     }
     m_abandoned = true;
@@ -218,12 +218,12 @@ long HaloEngine::bind(const std::vector<std::unique_ptr<BoundField>>& fields, Ha
   m_call = call;
   m_call_problem.clear();
   try {
-    m_plans.get(call.mode, call.layers, m_allocations);
+    m_plans.get(call, m_allocations);
   } catch (const InputError& e) {
     m_call_problem = e.what();
   }
   use_fields(fields.data(), fields.size());
-  m_check.prepare(*m_grid, m_now, m_slot_bytes.size(), call.layers, call.mode, m_call_problem);
+  m_check.prepare(*m_grid, m_now, m_slot_bytes.size(), call, m_call_problem);
   m_check.reduce(m_comm.get());
   m_times.check += seconds_since(t0);
   m_check.judge(m_comm.get());
@@ -262,7 +262,7 @@ void HaloEngine::start_binding(const std::vector<std::unique_ptr<BoundField>>& f
   }
   HCART_CHECK(!m_in_flight, "hcart::HaloBinding::start: an exchange of its exchanger is "
                             "already in flight; call finish() first");
-  CallPlan* plan = &m_plans.get(call.mode, call.layers, m_allocations); // made at bind()
+  CallPlan* plan = &m_plans.get(call, m_allocations); // made at bind()
   if (plan != m_current) m_active = nullptr;
   m_current = plan;
   m_call = call;

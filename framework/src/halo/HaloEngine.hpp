@@ -107,7 +107,7 @@ private:
   std::string m_call_problem; // why this rank cannot exchange that width
   bool m_abandoned = false;   // the check failed before anything was posted: finish() throws
   long long m_agreed = -1;    // the signature every rank passed at the last exchange, or -1
-  HaloCall m_agreed_call;     // and that exchange's mode and width
+  HaloCall m_agreed_call;     // and that exchange's mode, width and directions
   HaloCounters m_counters;
   HaloTimes m_times;
   std::size_t m_allocations = 0;

@@ -43,8 +43,7 @@ void HaloExchanger::make_binding(HaloBinding& binding, const impl::HaloCall& cal
   binding.m_comm = std::make_unique<impl::BindingComm>();
   binding.m_id = m_engine->bind(binding.m_fields, call, *binding.m_comm);
   binding.m_exchanger = this;
-  binding.m_mode = call.mode;
-  binding.m_layers = call.layers;
+  binding.m_call = call;
 }
 
 void HaloExchanger::count_allocation() {
@@ -96,7 +95,7 @@ HaloBinding::HaloBinding() = default;
 void HaloBinding::start() {
   HCART_CHECK(m_exchanger != nullptr, "hcart::HaloBinding::start: an empty binding (made by "
                                       "HaloExchanger::bind, or moved from)");
-  m_exchanger->m_engine->start_binding(m_fields, {m_mode, m_layers}, m_comm->comm.get(), m_id);
+  m_exchanger->m_engine->start_binding(m_fields, m_call, m_comm->comm.get(), m_id);
   m_started = true;
 }
 
@@ -108,8 +107,8 @@ void HaloBinding::finish() {
 }
 
 HaloBinding::HaloBinding(HaloBinding&& other) noexcept
-    : m_exchanger(other.m_exchanger), m_fields(std::move(other.m_fields)), m_mode(other.m_mode),
-      m_layers(other.m_layers), m_id(other.m_id), m_comm(std::move(other.m_comm)),
+    : m_exchanger(other.m_exchanger), m_fields(std::move(other.m_fields)), m_call(other.m_call),
+      m_id(other.m_id), m_comm(std::move(other.m_comm)),
       m_started(other.m_started) {
   other.m_exchanger = nullptr;
   other.m_started = false;
@@ -120,8 +119,7 @@ HaloBinding& HaloBinding::operator=(HaloBinding&& other) noexcept {
     release();
     m_exchanger = other.m_exchanger;
     m_fields = std::move(other.m_fields);
-    m_mode = other.m_mode;
-    m_layers = other.m_layers;
+    m_call = other.m_call;
     m_id = other.m_id;
     m_comm = std::move(other.m_comm);
     m_started = other.m_started;

@@ -12,14 +12,17 @@
 // The functor is called as f(i, j, k) (reductions: f(i, j, k, value&)) on local indices.
 // How the cells are walked is the loop pattern, chosen for the execution space
 // (hcart::default_loop_pattern, ExecutionModel.hpp) unless the call names one:
-//   LoopPattern::HostRows  (host backends) the rows (i, j) of the box are the parallel work
+//   LoopPattern::HostRows  (host backends) the rows of the box are the parallel work
 //                          items, each a plain loop along k, which the compiler vectorises
 //                          when the functor reads contiguous memory (hcart::FieldAccessor:
-//                          pointer arithmetic with a unit stride it can see);
+//                          pointer arithmetic with a unit stride it can see); a box of one
+//                          cell in k (a 2-D mesh written {n, n, 1}) runs its rows along j,
+//                          one of one cell in j and k along i (row_direction), so a 2-D or
+//                          1-D mesh runs as fast whichever directions it is given in;
 //   LoopPattern::Portable  (devices) one cell per call, k fastest: on the host Kokkos' 3D
 //                          MDRange policy; on a device the launch shape of the setting
 //                          HCART_DEVICE_LAUNCH (hcart/impl/grid/DeviceLaunch.hpp).
-// Rows shorter than kShortestRow cells run through the 3D policy on the host too, unless
+// Boxes with no row of kShortestRow cells run through the 3D policy on the host too, unless
 // the call names the pattern. The functor sees the same cells with the same values on every
 // pattern, so its results do not depend on the pattern (the suite compares them bitwise);
 // only the order, and so the rounding, of a floating-point sum may. An empty box runs
@@ -65,10 +68,24 @@ inline GridPolicy policy_of(const Box& box) {
 
 namespace impl {
 
-/// \brief The rows of a box as work items r = (i - i0) * nj + (j - j0).
+/// \brief The rows of a box along `along` as work items r = (a - a0) * nb + (b - b0), where a
+/// and b are the other two directions in order.
 using RowPolicy = Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<std::int64_t>>;
-inline RowPolicy rows_of(const Box& box) {
-  return RowPolicy(0, static_cast<std::int64_t>(box.extent(0)) * box.extent(1));
+inline RowPolicy rows_of(const Box& box, int along = 2) {
+  const int a = along == 0 ? 1 : 0, b = along == 2 ? 1 : 2;
+  return RowPolicy(0, static_cast<std::int64_t>(box.extent(a)) * box.extent(b));
+}
+
+/// \brief The cell at position c of row (a, b) along direction Along.
+template <int Along, class Functor, class... Value>
+KOKKOS_FORCEINLINE_FUNCTION void call_at(const Functor& f, int a, int b, int c, Value&... value) {
+  if constexpr (Along == 2) {
+    f(a, b, c, value...);
+  } else if constexpr (Along == 1) {
+    f(a, c, b, value...);
+  } else {
+    f(c, a, b, value...);
+  }
 }
 
 // The loop along a row. It runs on a copy of the functor: its members are then locals, which
@@ -78,7 +95,10 @@ inline RowPolicy rows_of(const Box& box) {
 // HCART_HOST_CLONES does for hcart's own rows (hcart/core/HostClones.hpp): for AVX2 and for
 // the baseline, the first taken when the CPU has AVX2. The functor is inlined into both, so a
 // user's kernel gets the vector width of the machine it runs on without -march flags; neither
-// uses fused multiply-adds, so both compute the same bits.
+// uses fused multiply-adds, so both compute the same bits. A row along j (a 2-D mesh in i and
+// j, one cell in k) steps by a stride known only at run time: GCC's -O3 versions such a loop
+// for a stride of 1 (-fversion-loops-for-strides), which a field without a halo in its
+// one-cell direction has, and vectorises that version.
 // (Under nvcc, where rows are an option the host alone would take, no copy: a copy would
 // have to be destroyed in device code too, which Kokkos' views do not allow.)
 #if defined(__CUDACC__)
@@ -86,18 +106,12 @@ inline RowPolicy rows_of(const Box& box) {
 #else
 #define HCART_ROW_FUNCTOR(f, functor) const Functor f = functor
 #endif
-template <class Functor>
-KOKKOS_INLINE_FUNCTION void row(const Functor& functor, int i, int j, int k0, int k1) {
+template <int Along, class Functor, class... Value>
+KOKKOS_INLINE_FUNCTION void row(const Functor& functor, int a, int b, int c0, int c1,
+                                Value&... value) {
   HCART_ROW_FUNCTOR(f, functor);
-  for (int k = k0; k < k1; ++k)
-    f(i, j, k);
-}
-template <class Functor, class Value>
-KOKKOS_INLINE_FUNCTION void row(const Functor& functor, int i, int j, int k0, int k1,
-                                Value& value) {
-  HCART_ROW_FUNCTOR(f, functor);
-  for (int k = k0; k < k1; ++k)
-    f(i, j, k, value);
+  for (int c = c0; c < c1; ++c)
+    call_at<Along>(f, a, b, c, value...);
 }
 #undef HCART_ROW_FUNCTOR
 #if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) &&                              \
@@ -113,54 +127,59 @@ inline const bool host_has_avx2 = [] {
 // against its stack-frame limit (--param large-stack-frame-growth): a functor of a few dozen
 // fields (an LBM's distributions) made the AVX2 clone call the baseline row out of line,
 // so the kernel ran scalar whatever the CPU.
-template <class Functor, class... Value>
-__attribute__((target("avx2"), flatten)) void row_avx2(const Functor& functor, int i, int j, int k0,
-                                                       int k1, Value&... value) {
-  row(functor, i, j, k0, k1, value...);
+template <int Along, class Functor, class... Value>
+__attribute__((target("avx2"), flatten)) void row_avx2(const Functor& functor, int a, int b, int c0,
+                                                       int c1, Value&... value) {
+  row<Along>(functor, a, b, c0, c1, value...);
 }
-template <class Functor, class... Value>
-__attribute__((flatten)) void row_baseline(const Functor& functor, int i, int j, int k0, int k1,
+template <int Along, class Functor, class... Value>
+__attribute__((flatten)) void row_baseline(const Functor& functor, int a, int b, int c0, int c1,
                                            Value&... value) {
-  row(functor, i, j, k0, k1, value...);
+  row<Along>(functor, a, b, c0, c1, value...);
 }
 #endif
 
-/// \brief f(i, j, k) for k along one row.
-template <class Functor>
-struct EachRow {
-  Functor f;
-  int i0, j0, nj, k0, k1;
-  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t r) const {
-    const int i = i0 + static_cast<int>(r / nj), j = j0 + static_cast<int>(r % nj);
+/// \brief A box's rows along one direction: row r is (a, b) = (a0 + r / nb, b0 + r % nb) in
+/// the other two directions, its cells c0 to c1 along `Along`.
+template <int Along>
+struct Rows {
+  int a0, b0, nb, c0, c1;
+  static Rows of(const Box& box) {
+    const int a = Along == 0 ? 1 : 0, b = Along == 2 ? 1 : 2;
+    return {box.lo[a], box.lo[b], box.extent(b) > 0 ? box.extent(b) : 1, box.lo[Along],
+            box.hi[Along]};
+  }
+  template <class Functor, class... Value>
+  KOKKOS_INLINE_FUNCTION void run(const Functor& f, std::int64_t r, Value&... value) const {
+    const int a = a0 + static_cast<int>(r / nb), b = b0 + static_cast<int>(r % nb);
 #ifdef HCART_ROWS_AVX2
     if (host_has_avx2) {
-      row_avx2(f, i, j, k0, k1);
+      row_avx2<Along>(f, a, b, c0, c1, value...);
     } else {
-      row_baseline(f, i, j, k0, k1);
+      row_baseline<Along>(f, a, b, c0, c1, value...);
     }
 #else
-    row(f, i, j, k0, k1);
+    row<Along>(f, a, b, c0, c1, value...);
 #endif
   }
 };
 
-/// \brief f(i, j, k, value) for k along one row.
-template <class Functor, class Value>
+/// \brief f(i, j, k) for the cells of one row along `Along`.
+template <class Functor, int Along = 2>
+struct EachRow {
+  Functor f;
+  Rows<Along> rows;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t r) const { rows.run(f, r); }
+};
+
+/// \brief f(i, j, k, value) for the cells of one row along `Along`.
+template <class Functor, class Value, int Along = 2>
 struct ReduceRow {
   using value_type = Value;
   Functor f;
-  int i0, j0, nj, k0, k1;
+  Rows<Along> rows;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t r, Value& value) const {
-    const int i = i0 + static_cast<int>(r / nj), j = j0 + static_cast<int>(r % nj);
-#ifdef HCART_ROWS_AVX2
-    if (host_has_avx2) {
-      row_avx2(f, i, j, k0, k1, value);
-    } else {
-      row_baseline(f, i, j, k0, k1, value);
-    }
-#else
-    row(f, i, j, k0, k1, value);
-#endif
+    rows.run(f, r, value);
   }
 };
 
@@ -281,13 +300,59 @@ void reduce_cells_as(const std::string& label, const Box& box, const Functor& f,
 /// slower in rows of 4 to 6 cells).
 constexpr int kShortestRow = 16;
 
+/// \brief The direction the host rows of `box` run along: k (the contiguous one) where the
+/// box has kShortestRow cells in k; for a box of one cell in k (a 2-D mesh given as {n, n, 1})
+/// j, where it has that many in j; for a box of one cell in j and k, i; else -1 (no rows: the
+/// 3D policy). A field with no halo in a one-cell direction keeps its other directions'
+/// cells contiguous in memory, so such a row reads memory as a row along k does.
+inline int row_direction(const Box& box) {
+  if (box.extent(2) >= kShortestRow) return 2;
+  if (box.extent(2) == 1 && box.extent(1) >= kShortestRow) return 1;
+  if (box.extent(2) == 1 && box.extent(1) == 1 && box.extent(0) >= kShortestRow) return 0;
+  return -1;
+}
+
 /// \brief The pattern the launchers take when the call names none: the build's
-/// (default_loop_pattern), except Portable for rows shorter than kShortestRow.
+/// (default_loop_pattern), except Portable where row_direction finds no rows.
 inline LoopPattern loop_pattern_for(const Box& box) {
-  return default_loop_pattern == LoopPattern::HostRows && box.extent(2) >= kShortestRow
+  return default_loop_pattern == LoopPattern::HostRows && row_direction(box) >= 0
              ? LoopPattern::HostRows
              : LoopPattern::Portable;
 }
+
+namespace impl {
+/// \brief The rows of `box` along its row_direction (k where it has none) in parallel.
+template <class Functor>
+void for_each_row(const std::string& label, const Box& box, const Functor& f) {
+  switch (row_direction(box)) {
+  case 1:
+    Kokkos::parallel_for(label, rows_of(box, 1), EachRow<Functor, 1>{f, Rows<1>::of(box)});
+    break;
+  case 0:
+    Kokkos::parallel_for(label, rows_of(box, 0), EachRow<Functor, 0>{f, Rows<0>::of(box)});
+    break;
+  default:
+    Kokkos::parallel_for(label, rows_of(box), EachRow<Functor>{f, Rows<2>::of(box)});
+  }
+}
+template <class Functor, class Result>
+void reduce_rows(const std::string& label, const Box& box, const Functor& f, Result&& result) {
+  using Value = typename ReductionValue<Result>::type;
+  switch (row_direction(box)) {
+  case 1:
+    Kokkos::parallel_reduce(label, rows_of(box, 1), ReduceRow<Functor, Value, 1>{f, Rows<1>::of(box)},
+                            std::forward<Result>(result));
+    break;
+  case 0:
+    Kokkos::parallel_reduce(label, rows_of(box, 0), ReduceRow<Functor, Value, 0>{f, Rows<0>::of(box)},
+                            std::forward<Result>(result));
+    break;
+  default:
+    Kokkos::parallel_reduce(label, rows_of(box), ReduceRow<Functor, Value>{f, Rows<2>::of(box)},
+                            std::forward<Result>(result));
+  }
+}
+} // namespace impl
 
 /// \brief Runs f(i, j, k) for every cell of `box`, on the execution space, walked in
 /// `pattern` (by default loop_pattern_for(box)).
@@ -296,9 +361,7 @@ void for_each_cell(const std::string& label, const Box& box, const Functor& f,
                    LoopPattern pattern) {
   if (box.empty()) return;
   if (pattern == LoopPattern::HostRows) {
-    Kokkos::parallel_for(
-        label, impl::rows_of(box),
-        impl::EachRow<Functor>{f, box.lo[0], box.lo[1], box.extent(1), box.lo[2], box.hi[2]});
+    impl::for_each_row(label, box, f);
   } else if constexpr (host_execution) {
     Kokkos::parallel_for(label, policy_of(box), f);
   } else {
@@ -320,12 +383,7 @@ template <class Functor, class Result>
 void reduce_cells(const std::string& label, const Box& box, const Functor& f, Result&& result,
                   LoopPattern pattern) {
   if (pattern == LoopPattern::HostRows) {
-    using Value = typename impl::ReductionValue<Result>::type;
-    Kokkos::parallel_reduce(label, impl::rows_of(box),
-                            impl::ReduceRow<Functor, Value>{f, box.lo[0], box.lo[1],
-                                                            box.extent(1) > 0 ? box.extent(1) : 1,
-                                                            box.lo[2], box.hi[2]},
-                            std::forward<Result>(result));
+    impl::reduce_rows(label, box, f, std::forward<Result>(result));
   } else if constexpr (host_execution) {
     Kokkos::parallel_reduce(label, policy_of(box), f, std::forward<Result>(result));
   } else {

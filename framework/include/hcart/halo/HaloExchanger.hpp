@@ -4,6 +4,7 @@
 //   hcart::HaloExchanger halo(grid, hcart::HaloMode::Faces);   // or HaloMode::Full
 //   halo.exchange(u, v);          // blocking; several fields (of any arithmetic types)
 //   halo.exchange(hcart::HaloWidth{2}, u);   // this call: 2 layers next to the owned cells
+//   halo.exchange(hcart::HaloDirections{0}, u);   // this call: across x only (a split sweep)
 //   halo.start(u);                // split phase: messages fly while ...
 //   /* ... cells that need no halo are updated */
 //   halo.finish();
@@ -17,8 +18,10 @@
 // messages (HaloOptions). The mode is the exchanger's unless a call (or a binding) names its
 // own: a multigrid smoother exchanges faces, its prolongation the full halo, on one
 // exchanger. A width (HaloOptions::width for every call, or HaloWidth for one) exchanges only
-// the layers next to the owned cells that the next update reads; each mode and width has its
-// own plan, made at its first use. Each phase packs every message of every field
+// the layers next to the owned cells that the next update reads, and HaloDirections only the
+// directions it names (a directionally split scheme exchanges x after its x sweep: the bytes
+// and messages of a hand-written exchange of that direction); each mode, width and set of
+// directions has its own plan, made at its first use. Each phase packs every message of every field
 // in one kernel launch into one send buffer, and unpacks in one launch; fields of one call
 // travel in one message per neighbour. Buffers and copy lists are built once and reused:
 // exchange() allocates nothing after the first call with a given width and set of field
@@ -97,9 +100,11 @@ public:
   /// \brief The number of bound fields (0 for an empty binding).
   std::size_t size() const noexcept { return m_fields.size(); }
   /// \brief The width asked for at bind() (HaloWidth::layers; 0: the whole halo).
-  int layers() const noexcept { return m_layers; }
+  int layers() const noexcept { return m_call.layers; }
   /// \brief The mode asked for at bind() (the exchanger's unless named).
-  HaloMode mode() const noexcept { return m_mode; }
+  HaloMode mode() const noexcept { return m_call.mode; }
+  /// \brief The directions asked for at bind() (every one unless named).
+  HaloDirections directions() const noexcept { return m_call.directions; }
 
 private:
   friend class HaloExchanger;
@@ -107,8 +112,7 @@ private:
 
   HaloExchanger* m_exchanger = nullptr;
   std::vector<std::unique_ptr<impl::BoundField>> m_fields;
-  HaloMode m_mode = HaloMode::Faces;
-  int m_layers = 0;
+  impl::HaloCall m_call; // the mode, width and directions asked for at bind()
   long m_id = 0; // the exchanger's number for it (1, 2, ...): which exchange is in flight
   std::unique_ptr<impl::BindingComm> m_comm;
   bool m_started = false; // between start() and finish()
@@ -136,11 +140,13 @@ public:
   /// components) or a std::vector of either (a list of run-time length), of any arithmetic
   /// types; all travel in one message per neighbour. At most kMaxHaloFields values per cell
   /// in all (a field with components counts each). A call may name its mode (HaloMode), its
-  /// width (HaloWidth) or both, in that order, before the fields.
+  /// width (HaloWidth) and its directions (HaloDirections), each optional, in that order,
+  /// before the fields.
   /// \throws hcart::InputError (on every rank, when checked collectively) when a field's
   /// extents differ from the grid's, ranks pass different fields, modes or widths, or a
-  /// width is below 0 or deeper than a block has cells in a direction with a neighbour;
-  /// hcart::Error when a split exchange is in flight or MPI fails.
+  /// width is below 0 or deeper than a block has cells in a direction with a neighbour, or
+  /// directions are not a list of 0 to 2; hcart::Error when a split exchange is in flight or
+  /// MPI fails.
   template <class... F>
   void exchange(const F&... arguments) {
     start(arguments...);
@@ -151,7 +157,7 @@ public:
   /// until finish().
   template <class... F>
   void start(const F&... arguments) {
-    start_fields(impl::call_of({mode(), options().width}, arguments...),
+    start_fields(impl::call_of({mode(), options().width, {}}, arguments...),
                  impl::fields_of(arguments...));
   }
   /// \brief Waits for the messages of start() and unpacks them (and runs the remaining
@@ -159,15 +165,16 @@ public:
   void finish();
 
   /// \brief Binds `fields` for repeated exchanges without a per-exchange check
-  /// (HaloBinding), in the exchanger's mode and HaloOptions::width layers deep unless a
-  /// HaloMode and / or a HaloWidth come first. Collective: every rank calls it.
+  /// (HaloBinding), in the exchanger's mode and HaloOptions::width layers deep, every
+  /// direction, unless a HaloMode, a HaloWidth and / or HaloDirections come first (in that
+  /// order). Collective: every rank calls it.
   /// \throws hcart::InputError on every rank when a field's extents differ from the grid's
   /// on any rank, the ranks pass different numbers or types of fields, modes or widths, or a
   /// width is not possible.
   template <class... F>
   HaloBinding bind(const F&... arguments) & {
     HaloBinding binding;
-    bind_fields(binding, impl::call_of({mode(), options().width}, arguments...),
+    bind_fields(binding, impl::call_of({mode(), options().width, {}}, arguments...),
                 impl::fields_of(arguments...));
     return binding;
   }

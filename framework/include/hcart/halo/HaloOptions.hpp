@@ -6,12 +6,14 @@
 //   o.full_method = hcart::FullMethod::Concurrent;   // 26 messages in one phase
 //   hcart::HaloExchanger halo(grid, hcart::HaloMode::Faces, o);
 //   halo.exchange(hcart::HaloMode::Full, hcart::HaloWidth{1}, u);   // this call's mode and width
+//   halo.exchange(hcart::HaloDirections{0}, u);   // this call: the halos across x only
 //   halo.counters().bytes;  halo.times().pack;
 #pragma once
 
 #include <hcart/halo/HaloPlan.hpp>
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,37 @@ namespace hcart {
 /// grid's whole halo.
 struct HaloWidth {
   int layers = 0;
+};
+
+/// \brief The directions one exchange fills: `HaloDirections{0}` the halos across x only (a
+/// directionally split scheme's x sweep), `HaloDirections{0, 2}` x and z; by default every
+/// direction. In Full mode the edges and corners between the named directions are filled
+/// too (the cells a Full exchange of a grid without the other directions' halos fills);
+/// none that cross a direction left out.
+class HaloDirections {
+public:
+  /// \brief Every direction.
+  HaloDirections() = default;
+  /// \brief The directions listed (each 0, 1 or 2; at least one). A list outside that is
+  /// not an exception here: the exchange that receives it throws an hcart::InputError naming
+  /// it, on every rank when checked collectively (HaloOptions::collective_checks).
+  HaloDirections(std::initializer_list<int> directions) : m_mask(0) {
+    for (const int d : directions)
+      m_mask |= d >= 0 && d < 3 ? 1u << d : kInvalid;
+    if (m_mask == 0) m_mask = kInvalid;
+  }
+  /// \brief True when direction `d` is exchanged.
+  bool has(int d) const noexcept { return valid() && d >= 0 && d < 3 && (m_mask >> d & 1u) != 0; }
+  /// \brief True for a list of directions 0 to 2, at least one.
+  bool valid() const noexcept { return (m_mask & kInvalid) == 0; }
+  /// \brief Bit d for direction d (8 for an invalid list).
+  unsigned mask() const noexcept { return m_mask; }
+  bool operator==(const HaloDirections& other) const noexcept { return m_mask == other.m_mask; }
+  bool operator!=(const HaloDirections& other) const noexcept { return m_mask != other.m_mask; }
+
+private:
+  static constexpr unsigned kInvalid = 8;
+  unsigned m_mask = 7;
 };
 
 struct HaloOptions {

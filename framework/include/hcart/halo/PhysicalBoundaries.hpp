@@ -5,8 +5,11 @@
 //   hcart::PhysicalBoundaries bc(grid, hcart::HaloMode::Full);   // Full: edges, corners too
 //   halo.exchange(u);                                            // first the neighbours'
 //   bc.apply(u, hcart::BoundaryCondition::fixed_value(1.0));     // every physical side
-//   bc.apply(u, {hcart::BoundaryCondition::reflecting(), ...});  // per side: x-, x+, y-, ...
+//   bc.apply(w, {{hcart::Side::z_low, BC::fixed_value(0)},       // sides by name; the sides
+//                {hcart::Side::z_high, BC::fixed_value(0)}});    // not named: zero gradient
+//   bc.apply(u, {hcart::BoundaryCondition::reflecting(), ...});  // all six: x-, x+, y-, ...
 //   bc.apply_function(u, Exact{t});   // u(ghost) = functor(global i, j, k), a device functor
+//   bc.apply_rule(m, {hcart::Side::z_low}, Wall{profile});   // the user's own rule (below)
 //
 // Conditions, for a halo cell m layers outside the face (m = 1 next to it):
 //   fixed_value(v)     v;
@@ -25,7 +28,10 @@
 // the same on any decomposition. Apply after the exchange: a corner next to a neighbour in
 // y and a physical side in x is mirrored from the halo the exchange filled. Runs on every
 // backend (one kernel launch per side and field); physical sides only: faces with a
-// neighbour (another rank or a periodic wrap) are never touched.
+// neighbour (another rank or a periodic wrap) are never touched. A condition other than
+// zero gradient given for a side where none can apply — a periodic side, or a direction
+// without halo layers — is an hcart::InputError naming the side (the same on every rank:
+// the sides are the grid's, not the block's), never a silent no-op.
 #pragma once
 
 #include <hcart/grid/Box.hpp>
@@ -35,8 +41,26 @@
 #include <hcart/halo/HaloPlan.hpp>
 
 #include <array>
+#include <initializer_list>
+#include <string>
 
 namespace hcart {
+
+/// \brief A side of the global domain by name: the low or high side of direction x (0), y (1)
+/// or z (2). Its index (static_cast<int>) is 2 * direction + (high ? 1 : 0), the position in
+/// SideConditions.
+enum class Side { x_low, x_high, y_low, y_high, z_low, z_high };
+
+/// \brief The side of direction `dir` (0-2), low (`high` false) or high.
+constexpr Side side_of(int dir, bool high) {
+  return static_cast<Side>(2 * dir + (high ? 1 : 0));
+}
+/// \brief Its direction (0-2).
+constexpr int direction_of(Side side) {
+  return static_cast<int>(side) / 2;
+}
+/// \brief Its name, e.g. "z_low".
+std::string side_name(Side side);
 
 /// \brief Where a field's values sit in one direction.
 enum class Centering {
@@ -56,8 +80,38 @@ struct BoundaryCondition {
   static BoundaryCondition reflecting_odd() { return {Kind::ReflectingOdd, 0.0}; }
 };
 
-/// \brief One condition per side, in the order x-, x+, y-, y+, z-, z+.
+/// \brief One condition per side, in the order x-, x+, y-, y+, z-, z+ (Side's order).
 using SideConditions = std::array<BoundaryCondition, 6>;
+
+/// \brief Where a ghost cell is, for a boundary rule of the user's
+/// (PhysicalBoundaries::apply_rule): its side, its layer (1 next to the face), its global
+/// index (outside the domain across `side`; periodic directions wrapped) and the component
+/// (0 for a Field).
+struct Ghost {
+  Side side;
+  int layer;
+  long long global[3];
+  int component;
+};
+
+/// \brief The cells inside the face along a ghost cell's line, for a boundary rule:
+/// `inside(1)` is the owned cell next to the face, `inside(l)` the one l layers in (l from 1
+/// to the owned cells of the direction).
+template <class T>
+struct Inside {
+  Field<T> f;
+  int i, j, k, dir, edge, step; // edge: the owned cell next to the face; step: inwards
+  KOKKOS_INLINE_FUNCTION T operator()(int l) const {
+    const int c = edge + step * (l - 1);
+    return f(dir == 0 ? c : i, dir == 1 ? c : j, dir == 2 ? c : k);
+  }
+};
+
+/// \brief A condition for a side named (PhysicalBoundaries::apply's list).
+struct SideCondition {
+  Side side;
+  BoundaryCondition condition;
+};
 
 namespace impl {
 // The kernel of one side: every cell of `ghosts` from its source cell in direction `dir`.
@@ -110,6 +164,32 @@ struct ZeroCells {
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const { f(i, j, k) = T(0); }
 };
 
+// f(ghost) = rule(the cells inside, where the ghost is).
+template <class T, class Rule>
+struct FillByRule {
+  Field<T> f;
+  int dir, low, high; // owned cells [low, high) in direction dir
+  Side side;
+  int component;
+  Kokkos::Array<long long, 3> first; // global index of local index 0
+  Kokkos::Array<long long, 3> wrap;  // the global size of periodic directions, else 0
+  Rule rule;
+  KOKKOS_INLINE_FUNCTION long long global(int d, int local) const {
+    const long long g = first[d] + local;
+    return wrap[d] > 0 ? (g % wrap[d] + wrap[d]) % wrap[d] : g;
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    const bool low_side = static_cast<int>(side) % 2 == 0;
+    const int g = dir == 0 ? i : (dir == 1 ? j : k);
+    const Inside<T> inside{f, i, j, k, dir, low_side ? low : high - 1, low_side ? 1 : -1};
+    const Ghost ghost{side,
+                      low_side ? low - g : g - high + 1,
+                      {global(0, i), global(1, j), global(2, k)},
+                      component};
+    f(i, j, k) = rule(inside, ghost);
+  }
+};
+
 // f(ghost) = function(global i, j, k), periodic directions wrapped into the domain.
 template <class T, class Function>
 struct FillFromFunction {
@@ -147,19 +227,39 @@ public:
   template <class F>
   void apply(const F& field, const BoundaryCondition& condition,
              const std::array<Centering, 3>& centering = {}) const {
-    apply(field, SideConditions{condition, condition, condition, condition, condition, condition},
-          centering);
+    SideConditions conditions; // where none can apply (periodic), the default
+    for (int side = 0; side < 6; ++side)
+      if (applicable(static_cast<Side>(side))) conditions[static_cast<std::size_t>(side)] = condition;
+    apply(field, conditions, centering);
   }
   /// \brief Fills the halos behind every physical side of `field` (every component) with
-  /// that side's condition.
+  /// that side's condition. \throws hcart::InputError when a side where no condition can
+  /// apply (periodic, or its direction without halo layers) has one other than zero gradient.
   template <class F>
   void apply(const F& field, const SideConditions& conditions,
              const std::array<Centering, 3>& centering = {}) const {
     static_assert(is_field_v<F>, "hcart::PhysicalBoundaries::apply: a Field or a ComponentField");
     m_grid->require_fits(field, "hcart::PhysicalBoundaries::apply");
+    require_applicable(conditions, {});
     for (int c = 0; c < FieldTraits<F>::components(field); ++c)
       apply_component(FieldTraits<F>::component(field, c), conditions, centering);
   }
+  /// \brief Fills the halos behind the sides named in `sides` with their conditions, and
+  /// those behind the other physical sides with zero gradient. \throws hcart::InputError
+  /// when a side is named twice, or named where no condition can apply (a periodic side, or
+  /// a direction without halo layers).
+  template <class F>
+  void apply(const F& field, std::initializer_list<SideCondition> sides,
+             const std::array<Centering, 3>& centering = {}) const {
+    static_assert(is_field_v<F>, "hcart::PhysicalBoundaries::apply: a Field or a ComponentField");
+    m_grid->require_fits(field, "hcart::PhysicalBoundaries::apply");
+    const SideConditions conditions = conditions_of(sides);
+    for (int c = 0; c < FieldTraits<F>::components(field); ++c)
+      apply_component(FieldTraits<F>::component(field, c), conditions, centering);
+  }
+  /// \brief True when a condition can apply at `side`: the side is not periodic and its
+  /// direction has halo layers (whether this rank's block touches it or not).
+  bool applicable(Side side) const;
   /// \brief Fills the halos behind every physical side with function(gi, gj, gk) of the
   /// global index of each halo cell: outside the domain across the physical side (below 0,
   /// or from the global size on), wrapped into it in periodic directions. `function` is a
@@ -167,7 +267,25 @@ public:
   template <class T, class Function>
   void apply_function(const Field<T>& field, const Function& function) const;
 
+  /// \brief Fills the halos behind the sides named (those of this rank's block that are
+  /// physical) by the user's rule, for every component of `field` (a Field or a
+  /// ComponentField of cell-centred values): each ghost cell gets `rule(inside, ghost)`, a
+  /// device-callable functor returning T, of hcart::Inside<T> (the cells inside the face
+  /// along the ghost's line) and hcart::Ghost (side, layer, global index, component).
+  /// Sides are filled in the order x, y, z like apply(). \throws hcart::InputError when a
+  /// side is named twice, or where no condition can apply.
+  template <class F, class Rule>
+  void apply_rule(const F& field, std::initializer_list<Side> sides, const Rule& rule) const;
+
 private:
+  // The six conditions of a list of named sides (checked: each once, each applicable).
+  SideConditions conditions_of(std::initializer_list<SideCondition> sides) const;
+  // Throws for a condition other than zero gradient on a side where none applies; `named`:
+  // the sides the user named (every side's condition is checked when none is).
+  void require_applicable(const SideConditions& conditions, std::array<bool, 6> named) const;
+  // Throws for a side of apply_rule's list that is not a Side, named before (`seen`), or
+  // where no condition applies.
+  void require_rule_side(Side side, const std::array<bool, 6>& seen) const;
   // One component (checked by the caller).
   template <class T>
   void apply_component(const Field<T>& field, const SideConditions& conditions,
@@ -200,6 +318,38 @@ void PhysicalBoundaries::apply_component(const Field<T>& field, const SideCondit
                     impl::FillSide<T>{field, dir, owned.lo[dir], owned.hi[dir], side == 0,
                                       centering[dir] == Centering::Face, c.kind,
                                       static_cast<T>(c.value)});
+    }
+  }
+  fence("hcart_bc");
+}
+
+template <class F, class Rule>
+void PhysicalBoundaries::apply_rule(const F& field, std::initializer_list<Side> sides,
+                                    const Rule& rule) const {
+  static_assert(is_field_v<F>, "hcart::PhysicalBoundaries::apply_rule: a Field or a ComponentField");
+  using T = typename FieldTraits<F>::value_type;
+  m_grid->require_fits(field, "hcart::PhysicalBoundaries::apply_rule");
+  std::array<bool, 6> chosen{};
+  for (const Side side : sides) {
+    require_rule_side(side, chosen);
+    chosen[static_cast<std::size_t>(side)] = true;
+  }
+  const Box owned = m_grid->owned_box();
+  Kokkos::Array<long long, 3> first{}, wrap{};
+  for (int d = 0; d < 3; ++d) {
+    first[d] = m_grid->global_index(d, 0);
+    wrap[d] = m_grid->block().periodic[d] ? m_grid->global_size()[d] : 0;
+  }
+  for (int c = 0; c < FieldTraits<F>::components(field); ++c) {
+    const Field<T> component = FieldTraits<F>::component(field, c);
+    for (int dir = 0; dir < 3; ++dir) {
+      for (int side = 0; side < 2; ++side) {
+        const Side named_side = side_of(dir, side == 1);
+        if (!chosen[static_cast<std::size_t>(named_side)] || !is_physical(dir, side)) continue;
+        for_each_cell("hcart_bc_rule", ghost_box(dir, side),
+                      impl::FillByRule<T, Rule>{component, dir, owned.lo[dir], owned.hi[dir],
+                                                named_side, c, first, wrap, rule});
+      }
     }
   }
   fence("hcart_bc");

@@ -1,5 +1,5 @@
 // The arguments of a HaloExchanger call (internal): an optional HaloMode, then an optional
-// HaloWidth, then the fields (hcart/halo/HaloExchanger.hpp).
+// HaloWidth, then optional HaloDirections, then the fields (hcart/halo/HaloExchanger.hpp).
 #pragma once
 
 #include <hcart/halo/HaloOptions.hpp>
@@ -10,53 +10,76 @@
 
 namespace hcart::impl {
 
-/// \brief What one call exchanges: its mode and width (HaloWidth::layers; 0: the whole halo).
+/// \brief What one call exchanges: its mode, width (HaloWidth::layers; 0: the whole halo)
+/// and directions.
 struct HaloCall {
   HaloMode mode = HaloMode::Faces;
   int layers = 0;
+  HaloDirections directions;
 };
 
-/// \brief The call's mode and width: the leading HaloMode and HaloWidth arguments, else
-/// those of `fallback` (the exchanger's).
+// Each stage takes its own kind of leading argument, if there, and hands the rest on: the
+// order is mode, width, directions, fields (fields_of asserts that only fields are left).
 template <class... F>
-HaloCall call_of(HaloCall fallback, const HaloMode& mode, const F&... rest);
-template <class... F>
-HaloCall call_of(HaloCall fallback, const HaloWidth& width, const F&...) {
-  static_assert(halo_arguments<F...>, "hcart::HaloExchanger: HaloMode, then HaloWidth, then "
-                                      "the fields");
-  return {fallback.mode, width.layers};
+HaloCall directions_of(HaloCall call, const F&...) {
+  return call;
 }
 template <class... F>
-HaloCall call_of(HaloCall fallback, const F&...) {
-  return fallback;
+HaloCall directions_of(HaloCall call, const HaloDirections& directions, const F&...) {
+  call.directions = directions;
+  return call;
+}
+template <class... F>
+HaloCall width_of(HaloCall call, const F&... rest) {
+  return directions_of(call, rest...);
+}
+template <class... F>
+HaloCall width_of(HaloCall call, const HaloWidth& width, const F&... rest) {
+  call.layers = width.layers;
+  return directions_of(call, rest...);
+}
+
+/// \brief The call's mode, width and directions: the leading HaloMode, HaloWidth and
+/// HaloDirections arguments, else those of `fallback` (the exchanger's).
+template <class... F>
+HaloCall call_of(HaloCall fallback, const F&... rest) {
+  return width_of(fallback, rest...);
 }
 template <class... F>
 HaloCall call_of(HaloCall fallback, const HaloMode& mode, const F&... rest) {
-  HaloCall call = call_of(fallback, rest...);
-  call.mode = mode;
-  return call;
+  fallback.mode = mode;
+  return width_of(fallback, rest...);
 }
 
 /// \brief The fields among the arguments, as a tuple of references.
 template <class... F>
-std::tuple<const F&...> fields_of(const F&... fields);
-template <class... F>
-auto fields_of(const HaloMode&, const F&... rest);
-template <class... F>
-auto fields_of(const HaloWidth&, const F&... rest) {
-  return fields_of(rest...);
-}
-template <class... F>
-std::tuple<const F&...> fields_of(const F&... fields) {
+std::tuple<const F&...> fields_after_options(const F&... fields) {
   static_assert(sizeof...(F) >= 1, "hcart::HaloExchanger: pass at least one field");
   static_assert(halo_arguments<F...>,
-                "hcart::HaloExchanger: fields are Field<T> or ComponentField<T> of an "
-                "arithmetic T, or std::vectors of them");
+                "hcart::HaloExchanger: the arguments are HaloMode, then HaloWidth, then "
+                "HaloDirections (each optional), then the fields: Field<T> or "
+                "ComponentField<T> of an arithmetic T, or std::vectors of them");
   return std::tuple<const F&...>(fields...);
 }
 template <class... F>
+auto fields_after_options(const HaloDirections&, const F&... rest) {
+  return fields_after_options(rest...);
+}
+template <class... F>
+auto fields_after_width(const F&... rest) {
+  return fields_after_options(rest...);
+}
+template <class... F>
+auto fields_after_width(const HaloWidth&, const F&... rest) {
+  return fields_after_options(rest...);
+}
+template <class... F>
+auto fields_of(const F&... rest) {
+  return fields_after_width(rest...);
+}
+template <class... F>
 auto fields_of(const HaloMode&, const F&... rest) {
-  return fields_of(rest...);
+  return fields_after_width(rest...);
 }
 
 } // namespace hcart::impl
