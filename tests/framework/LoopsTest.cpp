@@ -334,6 +334,57 @@ TEST(Loops, HostRowsAndPortableGiveTheSameBits) {
   EXPECT_EQ(max_rows, max_cells);
 }
 
+namespace {
+// Mix without the k neighbour (one cell in k).
+struct Plane {
+  hcart::FieldAccessor<const double> u;
+  hcart::FieldAccessor<double> v;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    v(i, j, k) =
+        u(i - 1, j, k) * 0.5 + u(i, j + 1, k) / 3.0 - u(i + 1, j - 1, k) + 1e-3 * (i + 2 * j + 3 * k);
+  }
+};
+} // namespace
+
+// 2-D and 1-D boxes: one cell in k runs its host rows along j, one cell in j and k along i
+// (row_direction), other thin boxes through the 3D policy; every cell of each box exactly
+// once, the same bits as the 3D policy, and the same sums, on fields of one cell in the
+// thin directions (as a 2-D or 1-D mesh has).
+TEST(Loops, RowsOfTwoAndOneDimensionalBoxes) {
+  EXPECT_EQ(hcart::row_direction(hcart::make_box({0, 0, 0}, {40, 40, 1})), 1);
+  EXPECT_EQ(hcart::row_direction(hcart::make_box({0, 0, 0}, {40, 1, 40})), 2);
+  EXPECT_EQ(hcart::row_direction(hcart::make_box({0, 0, 0}, {40, 1, 1})), 0);
+  EXPECT_EQ(hcart::row_direction(hcart::make_box({0, 0, 0}, {40, 8, 1})), -1);
+  EXPECT_EQ(hcart::row_direction(hcart::make_box({0, 0, 0}, {40, 40, 3})), -1);
+  const std::array<int, 3> shapes[] = {{20, 37, 1}, {45, 1, 1}, {1, 30, 1}, {6, 33, 1}};
+  for (const auto& n : shapes) {
+    const hcart::Field<double> u("u", n[0] + 2, n[1] + 2, n[2]), rows("rows", n[0] + 2, n[1] + 2, n[2]),
+        cells("cells", n[0] + 2, n[1] + 2, n[2]);
+    hcart::for_each_cell("ramp", hcart::make_box({0, 0, 0}, {n[0] + 2, n[1] + 2, n[2]}), Ramp{u});
+    const hcart::Box box = hcart::make_box({1, 1, 0}, {n[0] + 1, n[1] + 1, n[2]});
+    hcart::for_each_cell("rows", box, Plane{hcart::accessor(u), hcart::accessor(rows)});
+    hcart::for_each_cell("cells", box, Plane{hcart::accessor(u), hcart::accessor(cells)},
+                         hcart::LoopPattern::Portable);
+    const auto a = hcart::host_copy(rows), b = hcart::host_copy(cells);
+    long differ = 0, touched = 0;
+    for (std::size_t c = 0; c < a.size(); ++c) {
+      differ += std::memcmp(a.data() + c, b.data() + c, sizeof(double)) != 0;
+      touched += a.data()[c] != 0.0;
+    }
+    const std::string where =
+        std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" + std::to_string(n[2]);
+    EXPECT_EQ(differ, 0) << where;
+    EXPECT_EQ(touched, box.cells()) << where;
+    long long sum = 0, expected = 0;
+    for (int i = box.lo[0]; i < box.hi[0]; ++i)
+      for (int j = box.lo[1]; j < box.hi[1]; ++j)
+        for (int k = box.lo[2]; k < box.hi[2]; ++k)
+          expected += 1 + i * 1000000LL + j * 1000LL + k;
+    hcart::reduce_cells("count", box, CellCount{}, sum);
+    EXPECT_EQ(sum, expected) << where;
+  }
+}
+
 // hcart::math in a kernel against the C library on the host: every function, at arguments
 // spread over its domain. Host builds call the C library itself (the same bits); a device
 // has its own library, within a few units in the last place.
