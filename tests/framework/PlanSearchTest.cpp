@@ -139,7 +139,9 @@ constexpr int kWideNodeStep = 1;
 #endif
 
 // The optimum over every level grid, every guillotine partition (3 to region_nodes nodes, 2
-// levels or more) and row-major runs, on every admitted process grid. Beyond 12 nodes the
+// levels or more) and row-major runs, on every admitted process grid: the plans must reach it,
+// and may beat it through the spaces this reference leaves out (strips through the whole
+// grid; every partition of grids of up to 16 ranks, GivenDimsTest.cpp). Beyond 12 nodes the
 // reference's partitions grow past what a test can enumerate (32 nodes: over 10 minutes).
 Optimum brute_force(const RefProblem& p, const Machine& m, const Factors& fixed,
                     std::int64_t region_nodes) {
@@ -213,7 +215,7 @@ int check_every_machine(int first_nodes, int last_nodes, std::int64_t region_nod
       grids += best.grids;
       partitions += best.partitions;
       const RefCost got = from_plan(plan.cost);
-      EXPECT_EQ(hcart::test::ref_compare(got, best.cost), 0)
+      EXPECT_LE(hcart::test::ref_compare(got, best.cost), 0)
           << machines[k] << " mesh " << j << ": plan " << show(got) << " ("
           << plan.describe_layout() << "), optimum " << show(best.cost);
       EXPECT_EQ(hcart::test::ref_compare(recount(plan, m, p), got), 0)
@@ -260,7 +262,7 @@ TEST(PlanSearch, OptimalWithBlockMultiples) {
       const RefProblem p = problem_of(mc.mesh, mc.corners);
       const Optimum best = brute_force(p, m, {}, 8);
       const RefCost got = from_plan(plan.cost);
-      EXPECT_EQ(hcart::test::ref_compare(got, best.cost), 0)
+      EXPECT_LE(hcart::test::ref_compare(got, best.cost), 0)
           << machine << ": plan " << show(got) << " (" << plan.describe_layout() << "), optimum "
           << show(best.cost);
       EXPECT_EQ(hcart::test::ref_compare(recount(plan, m, p), got), 0)
@@ -346,7 +348,7 @@ TEST(PlanSearch, SwitchLevelsArePlannedFirst) {
       }
       const RefProblem p = problem_of(mc.mesh, mc.corners);
       const Optimum best = brute_force(p, m, {}, 8);
-      EXPECT_EQ(hcart::test::ref_compare(from_plan(plan.cost), best.cost), 0)
+      EXPECT_LE(hcart::test::ref_compare(from_plan(plan.cost), best.cost), 0)
           << text << ": plan " << show(from_plan(plan.cost)) << ", optimum " << show(best.cost);
       // The node-level plan's placement, its world ranks on the switches.
       Plan placed = node_plan;
@@ -393,7 +395,7 @@ TEST(PlanSearch, FixedDimsGetTheBestPlacementForThem) {
             }
           }
           const Optimum best = brute_force(p, m, fixed, 8);
-          EXPECT_EQ(hcart::test::ref_compare(from_plan(plan.cost), best.cost), 0)
+          EXPECT_LE(hcart::test::ref_compare(from_plan(plan.cost), best.cost), 0)
               << text << " dims " << fixed[0] << "," << fixed[1] << "," << fixed[2] << ": plan "
               << show(from_plan(plan.cost)) << ", optimum " << show(best.cost);
           EXPECT_EQ(hcart::test::ref_compare(recount(plan, m, p), from_plan(plan.cost)), 0);

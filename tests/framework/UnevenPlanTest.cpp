@@ -101,7 +101,7 @@ TEST(UnevenPlan, OptimalOverPartitionsIntoTheNodesSizes) {
         const RefProblem p = problem_of(mc.mesh, mc.corners);
         const RefCost best = reference_optimum(p, m, &partitions);
         const RefCost got = from_plan(plan.cost);
-        EXPECT_EQ(hcart::test::ref_compare(got, best), 0)
+        EXPECT_LE(hcart::test::ref_compare(got, best), 0)
             << m.to_string() << " mesh " << j << ": plan " << show(got) << " ("
             << plan.describe_layout() << "), optimum " << show(best);
         EXPECT_EQ(hcart::test::ref_compare(recount(plan, m, p), got), 0)
@@ -138,8 +138,9 @@ TEST(UnevenPlan, ThreeLevelsNeverWorseThanRunsInBoxes) {
       EXPECT_LE(order, 0) << text << ": plan " << show(got) << ", boxes filled row-major "
                           << show(runs);
       better += order < 0;
-      // The node level is the same optimum: the finer levels only choose inside the boxes.
-      EXPECT_NEAR(got.busiest[0], runs.busiest[0], 1e-9 * runs.busiest[0]) << text;
+      // The node level is at most that optimum: the finer levels only choose inside the
+      // boxes, and strips (runs through the whole grid) may place the nodes better still.
+      EXPECT_LE(got.busiest[0], runs.busiest[0] * (1 + 1e-9)) << text;
       EXPECT_EQ(hcart::test::ref_compare(recount(plan, m, p), got), 0) << text;
       for (Strategy s : {Strategy::Weighted, Strategy::Levelwise}) {
         PlanOptions other = o;

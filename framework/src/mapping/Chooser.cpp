@@ -129,13 +129,18 @@ double Chooser::node_cost_limit() const {
 }
 
 void search(const SearchContext& context, Chooser& chooser,
-            const std::vector<std::vector<std::int64_t>>& run_grids, SearchStats& stats) {
+            const std::vector<std::vector<std::int64_t>>& run_grids,
+            const std::vector<std::vector<std::int64_t>>& strip_grids, SearchStats& stats) {
   // The fastest space first, so that its best bounds the others.
   if (context.even) search_level_grids(context, chooser, stats);
   chooser.settle();
   search_node_regions(context, chooser, stats);
   chooser.settle();
   search_row_major_runs(context, run_grids, chooser, stats);
+  chooser.settle();
+  search_strips(context, strip_grids, chooser, stats);
+  chooser.settle();
+  search_partitions(context, strip_grids, chooser, stats);
   chooser.settle();
 }
 

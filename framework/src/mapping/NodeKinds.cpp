@@ -22,6 +22,15 @@ std::vector<NodeClass> node_classes(const Machine& machine) {
       kind.nodes[u] = u;
     for (int l = 1; l < L; ++l)
       kind.inner_sizes.push_back(machine.levels()[l].size);
+    // Rank k of a node in block order: the mixed-radix digits of k on the finer levels.
+    kind.inner_units.resize(static_cast<std::size_t>(kind.ranks) * (L - 1));
+    for (std::int64_t k = 0; k < kind.ranks; ++k) {
+      std::int64_t rest = k;
+      for (int l = L - 1; l >= 1; --l) {
+        kind.inner_units[static_cast<std::size_t>(k * (L - 1) + l - 1)] = rest % kind.inner_sizes[l - 1];
+        rest /= kind.inner_sizes[l - 1];
+      }
+    }
     return {kind};
   }
   // The machine's kinds of node, merged where their ranks' indices in block order agree

@@ -86,6 +86,7 @@ Plan plan_of(const Candidate& c, Strategy strategy, const std::vector<double>& w
   plan.layout = c.layout;
   plan.level_factors = c.level_factors;
   plan.node_regions = c.regions;
+  plan.block_cart_rank = c.block_cart;
   plan.weights = weights;
   plan.cost = c.cost;
   plan.chosen_by = "bottleneck objective";
@@ -100,6 +101,7 @@ std::string to_string(PlanLayout layout) {
   case PlanLayout::LevelGrid: return "level grid";
   case PlanLayout::NodeRegions: return "node regions";
   case PlanLayout::RowMajorRuns: return "row-major runs";
+  case PlanLayout::Table: return "table";
   }
   return "unknown";
 }
@@ -157,6 +159,7 @@ std::vector<std::int64_t> Plan::coords_of_block(std::int64_t block, const Machin
   if (!measured_cart_rank.empty() || layout == PlanLayout::WorldOrder)
     return coords_of(machine.rank_of_block(block), machine);
   if (layout == PlanLayout::RowMajorRuns) return row_major_coords(block, dims);
+  if (layout == PlanLayout::Table) return row_major_coords(block_cart_rank.at(block), dims);
   const std::vector<std::int64_t> units = machine.block_units(block);
   std::vector<std::int64_t> c(dims.size(), 0);
   // The mixed-radix combination of the level coordinates from level `first` on.
@@ -218,6 +221,12 @@ std::int64_t Plan::world_rank_at(std::int64_t cart_rank, const Machine& machine)
   }
   if (layout == PlanLayout::WorldOrder) return cart_rank;
   if (layout == PlanLayout::RowMajorRuns) return machine.rank_of_block(cart_rank);
+  if (layout == PlanLayout::Table) {
+    const auto it = std::find(block_cart_rank.begin(), block_cart_rank.end(), cart_rank);
+    HCART_REQUIRE(it != block_cart_rank.end(),
+                  "hcart::Plan::world_rank_at: no rank at Cartesian rank " << cart_rank);
+    return machine.rank_of_block(it - block_cart_rank.begin());
+  }
   const std::vector<std::int64_t> c = row_major_coords(cart_rank, dims);
   std::vector<std::int64_t> units(machine.level_count(), 0);
   if (layout == PlanLayout::LevelGrid) {
@@ -261,6 +270,8 @@ std::int64_t Plan::cart_rank_of(std::int64_t world_rank, const Machine& machine)
 std::string Plan::describe_layout() const {
   if (layout == PlanLayout::WorldOrder) return "(world order)";
   if (layout == PlanLayout::RowMajorRuns) return "(row-major runs)";
+  if (layout == PlanLayout::Table)
+    return "(a table of " + std::to_string(block_cart_rank.size()) + " ranks)";
   if (layout == PlanLayout::LevelGrid) {
     std::string s;
     for (const auto& f : level_factors)
@@ -445,6 +456,29 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
     for (const auto& g : options.run_dims)
       add_world_grid(g);
   }
+  // Strips (the whole grid in runs of nodes) on every admitted grid on small machines, else on
+  // the given dims, the weighted factorization's and the caller's, up to strips_max_ranks.
+  std::vector<std::vector<std::int64_t>> strip_grids;
+  auto add_strip_grid = [&](const std::vector<std::int64_t>& g) {
+    if (g.size() != d || !context.admits(g)) return;
+    if (std::find(strip_grids.begin(), strip_grids.end(), g) == strip_grids.end())
+      strip_grids.push_back(g);
+  };
+  if (machine.ranks() <= impl::runs_all_grids_max_ranks) {
+    for (const auto& g :
+         impl::ordered_factorizations(machine.ranks(), context.caps, context.grid_divisors()))
+      add_strip_grid(g);
+  } else if (machine.ranks() <= impl::strips_max_ranks) {
+    if (std::all_of(fixed.begin(), fixed.end(), [](std::int64_t x) { return x > 0; }))
+      add_strip_grid(fixed);
+    try {
+      add_strip_grid(weighted_dims(machine.ranks(), weights, fixed, bounds, divides));
+    } catch (const InputError&) {
+      // No weighted grid fits: the other grids decide.
+    }
+    for (const auto& g : options.run_dims)
+      add_strip_grid(g);
+  }
   // One search for either chooser (docs/algorithms.md, "One search, any chooser"): the
   // objective, or with measured figures the least predicted time, the objective breaking ties.
   std::optional<impl::Chooser> by_time;
@@ -466,7 +500,7 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
   impl::Chooser objective;
   impl::Chooser& chooser = by_time ? *by_time : objective;
   impl::SearchStats stats;
-  impl::search(context, chooser, world_grids, stats);
+  impl::search(context, chooser, world_grids, strip_grids, stats);
   HCART_REQUIRE(chooser.best() != nullptr,
                 "hcart::make_plan: the "
                     << machine.ranks() << " ranks of machine '" << machine.to_string()
@@ -490,6 +524,11 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
   }
   if (stats.run_grids > 0)
     searched += "; row-major runs on " + std::to_string(stats.run_grids) + " grids";
+  if (stats.strip_grids > 0)
+    searched += "; strips on " + std::to_string(stats.strip_grids) + " grids";
+  if (stats.partition_grids > 0)
+    searched += "; every partition into nodes on " + std::to_string(stats.partition_grids) +
+                " grids";
   Plan plan = impl::plan_of(*chooser.best(), options.strategy, weights);
   plan.searched = searched;
   if (by_time) {

@@ -104,6 +104,7 @@ struct Candidate {
   std::vector<std::int64_t> dims;
   std::vector<std::vector<std::int64_t>> level_factors; ///< LevelGrid
   std::vector<NodeRegion> regions;                      ///< NodeRegions
+  std::vector<std::int64_t> block_cart;                 ///< Table: each block's Cartesian rank
   PlanCost cost;
   /// Per level, at most the most messages one rank sends across it (empty: not known), and
   /// whether exactly: with the costs in bytes the predicted time in closed form (Chooser).
@@ -132,6 +133,8 @@ struct SearchStats {
   std::int64_t region_boxes = 0; ///< boxes visited by the region search
   bool regions_complete = true;  ///< false when the box budget stopped the region search
   std::int64_t run_grids = 0;    ///< process grids whose row-major runs were counted
+  std::int64_t strip_grids = 0;  ///< process grids whose strips were counted
+  std::int64_t partition_grids = 0; ///< process grids whose every partition was searched
 };
 
 /// \brief The plan a candidate describes, chosen by the objective (Plan.cpp).
@@ -224,10 +227,13 @@ private:
 };
 
 /// \brief The search behind Hierarchical and Manual: every space in turn (level grids on an
-/// even machine, node regions, row-major runs on `run_grids`), each handing its plans to
-/// `chooser`, which settles them after each space. A new space goes here.
+/// even machine, node regions, row-major runs on `run_grids`, strips on `strip_grids`, every
+/// partition of the strip grids on small machines), each
+/// handing its plans to `chooser`, which settles them after each space. A new space goes
+/// here.
 void search(const SearchContext& context, Chooser& chooser,
-            const std::vector<std::vector<std::int64_t>>& run_grids, SearchStats& stats);
+            const std::vector<std::vector<std::int64_t>>& run_grids,
+            const std::vector<std::vector<std::int64_t>>& strip_grids, SearchStats& stats);
 
 /// \brief The level-grid space: every ordered factorization of every level, within the
 /// limits. For the objective exactly, level by level; by time in closed form (time_level_grids)
@@ -283,6 +289,29 @@ RegionMessages node_region_messages(const LoadProblem& problem,
 void search_row_major_runs(const SearchContext& context,
                            const std::vector<std::vector<std::int64_t>>& grids, Chooser& chooser,
                            SearchStats& stats);
+
+/// \brief The strips space on `grids`: the nodes, in node order, take consecutive runs of
+/// the whole grid in every order of the directions it cuts (StripsSearch.cpp), each counted
+/// message by message. Not searched without node kinds (one level, or more nodes than
+/// context.region_search_nodes) or beyond strips_max_ranks.
+void search_strips(const SearchContext& context,
+                   const std::vector<std::vector<std::int64_t>>& grids, Chooser& chooser,
+                   SearchStats& stats);
+
+/// \brief The exhaustive space on `grids` (PartitionSearch.cpp): every assignment of a
+/// grid's ranks to the nodes, by branch and bound on the node level against the best plan so
+/// far; the best that beats it offered as a table (PlanLayout::Table). Only for the objective
+/// (not by time), on machines of at most partitions_max_ranks ranks with node kinds.
+void search_partitions(const SearchContext& context,
+                       const std::vector<std::vector<std::int64_t>>& grids, Chooser& chooser,
+                       SearchStats& stats);
+
+/// Every partition is searched on machines of at most this many ranks.
+inline constexpr std::int64_t partitions_max_ranks = 16;
+
+/// Strips are counted on machines of at most this many ranks (each order of directions
+/// costs a walk of every rank's messages).
+inline constexpr std::int64_t strips_max_ranks = 4096;
 
 /// Row-major runs on `dims` (PlanLayout::RowMajorRuns), its cost counted rank by rank.
 Candidate runs_candidate(const SearchContext& context, const std::vector<std::int64_t>& dims);

@@ -24,6 +24,9 @@
 //                indices on an even machine) as its row-major rank: every unit holds a run of
 //                consecutive row-major ranks, what world order gives a block launch, and the
 //                same for any numbering of the ranks;
+//   Table        the Cartesian rank of every block number, listed (block_cart_rank): a small
+//                grid's best partition into nodes, which no box, run or strip need hold
+//                (the exhaustive space of up to 16 ranks);
 //   WorldOrder   the world rank's row-major coordinate.
 //
 //   auto machine = hcart::Machine::parse("node:8 socket:2 core:16");
@@ -79,9 +82,9 @@ struct PlanOptions {
 };
 
 /// \brief How a plan places ranks (see the file comment).
-enum class PlanLayout { WorldOrder, LevelGrid, NodeRegions, RowMajorRuns };
+enum class PlanLayout { WorldOrder, LevelGrid, NodeRegions, RowMajorRuns, Table };
 
-/// \brief "world order", "level grid", "node regions" or "row-major runs".
+/// \brief "world order", "level grid", "node regions", "row-major runs" or "table".
 std::string to_string(PlanLayout layout);
 
 /// \brief The box of the process grid that one node holds (PlanLayout::NodeRegions).
@@ -109,6 +112,8 @@ struct Plan {
   std::vector<std::vector<std::int64_t>> level_factors;
   /// NodeRegions: the box of every node, by node unit index.
   std::vector<NodeRegion> node_regions;
+  /// Table: the Cartesian rank of every block number (Machine::block_number).
+  std::vector<std::int64_t> block_cart_rank;
   /// The communication weights (derived from the mesh or given).
   std::vector<double> weights;
   /// The objective this plan reaches (empty for plans that were not searched).
@@ -138,7 +143,8 @@ struct Plan {
   /// \brief The world rank at Cartesian rank `cart_rank` (the inverse of cart_rank_of),
   /// found from the layout without a table of every rank (but for measured_cart_rank).
   std::int64_t world_rank_at(std::int64_t cart_rank, const Machine& machine) const;
-  /// \brief "4x2x1 | 2x1x1 | 2x4x2", "(world order)", "(row-major runs)", or the node boxes
+  /// \brief "4x2x1 | 2x1x1 | 2x4x2", "(world order)", "(row-major runs)", "(a table of 12
+  /// ranks)", or the node boxes
   /// "3 node boxes: 1x2x2 at 0,0,0; 2x1x2 at 1,0,0; ..." (grouped when many).
   std::string describe_layout() const;
 };

@@ -1,0 +1,197 @@
+// The exhaustive part of the exact search, for small process grids: every assignment of the
+// grid's ranks to the nodes (each node its count of ranks), by branch and bound on the node
+// level's cost, the busiest node first, then the total. A small grid's best placement need be
+// no box, run or strip (3x2x2 on 3 nodes of 4: two L-shapes and a box; docs/algorithms.md,
+// "Small grids: every partition"), so none of the other spaces need hold it. The plan is a
+// table (PlanLayout::Table): a node's ranks in block order take its positions in row-major
+// order. Branches stop as soon as the cost they have fixed (costs only grow as positions are
+// placed) is no better than the best plan so far, which the other spaces found first.
+#include "mapping/MessageWalk.hpp"
+#include "mapping/PlanSearch.hpp"
+
+#include <hcart/mapping/Blocks.hpp>
+
+#include <algorithm>
+#include <limits>
+
+namespace hcart::impl {
+
+namespace {
+
+struct Link {
+  std::int64_t other;
+  double cost;
+};
+
+// Strictly better at the node level: (busiest, total) lexicographically, within the tolerance.
+bool better(double busiest, double total, double best_busiest, double best_total) {
+  if (best_busiest == std::numeric_limits<double>::infinity()) return true;
+  return compare_level({"", busiest, total}, {"", best_busiest, best_total}) < 0;
+}
+
+} // namespace
+
+void search_partitions(const SearchContext& context,
+                       const std::vector<std::vector<std::int64_t>>& grids, Chooser& chooser,
+                       SearchStats& stats) {
+  if (context.node_classes.empty() || context.levels() < 2 ||
+      context.ranks > partitions_max_ranks || chooser.timings() != nullptr)
+    return;
+  const int D = context.dims(), L = context.levels();
+  const std::int64_t P = context.ranks;
+  // Every node's ranks, in node order, and its first block number.
+  std::vector<std::int64_t> node_ranks;
+  for (const NodeClass& kind : context.node_classes)
+    for (const std::int64_t u : kind.nodes) {
+      if (static_cast<std::int64_t>(node_ranks.size()) <= u) node_ranks.resize(u + 1, 0);
+      node_ranks[u] = kind.ranks;
+    }
+  const std::size_t N = node_ranks.size();
+  std::vector<std::int64_t> first_block(N, 0);
+  for (std::size_t u = 1; u < N; ++u)
+    first_block[u] = first_block[u - 1] + node_ranks[u - 1];
+
+  for (const auto& dims : grids) {
+    ++stats.partition_grids;
+    // Every position's messages to others, both ways (row-major positions).
+    std::vector<std::vector<Link>> out(P), in(P);
+    std::vector<std::int64_t> c(D), nb(D);
+    const auto weight = [&](std::size_t k) { return context.problem.terms[k].weight; };
+    const auto extent = [&](std::size_t i, std::int64_t x) {
+      return block_extent(context.problem.cells[i], dims[i], x);
+    };
+    for (std::int64_t q = 0; q < P; ++q) {
+      std::int64_t rest = q;
+      for (int i = D; i-- > 0;) {
+        c[i] = rest % dims[i];
+        rest /= dims[i];
+      }
+      for_each_message(dims, context.problem.periodic, c.data(), context.problem.terms, weight,
+                       extent, nb.data(), [&](std::size_t, const std::int64_t* to_coords, double cost) {
+                         std::int64_t to = 0;
+                         for (int i = 0; i < D; ++i)
+                           to = to * dims[i] + to_coords[i];
+                         if (to == q || cost == 0) return;
+                         out[q].push_back({to, cost});
+                         in[to].push_back({q, cost});
+                       });
+    }
+    const Candidate* incumbent = chooser.best();
+    double best_busiest = incumbent ? incumbent->cost.levels[0].busiest : std::numeric_limits<double>::infinity();
+    double best_total = incumbent ? incumbent->cost.levels[0].total : std::numeric_limits<double>::infinity();
+    std::vector<int> node(P, -1), best_node;
+    std::vector<std::int64_t> room(node_ranks);
+    std::vector<double> sent(N, 0.0);
+    double total = 0;
+    // An empty node is tried only where no earlier node of its size is empty too (nodes of
+    // one size are interchangeable).
+    std::vector<std::size_t> same_before(N, N); // the previous node of the same size, or N
+    for (std::size_t u = 0; u < N; ++u)
+      for (std::size_t v = u; v-- > 0 && same_before[u] == N;)
+        if (node_ranks[v] == node_ranks[u]) same_before[u] = v;
+    // ahead[u]: what node u's positions send to positions not placed yet. Once u is full,
+    // those all leave it: part of its cost already, which bounds the branch sooner.
+    std::vector<double> ahead(N, 0.0);
+    const auto bound = [&] {
+      double busiest = 0, sum = total;
+      for (std::size_t u = 0; u < N; ++u) {
+        const double full = room[u] == 0 ? ahead[u] : 0.0;
+        busiest = std::max(busiest, sent[u] + full);
+        sum += full;
+      }
+      return std::make_pair(busiest, sum);
+    };
+    const auto place = [&](const auto& self, std::int64_t q) -> void {
+      if (q == P) {
+        best_busiest = *std::max_element(sent.begin(), sent.end());
+        best_total = total;
+        best_node = node;
+        return;
+      }
+      for (std::size_t u = 0; u < N; ++u) {
+        if (room[u] == 0) continue;
+        if (room[u] == node_ranks[u] && same_before[u] < N &&
+            room[same_before[u]] == node_ranks[same_before[u]])
+          continue;
+        const int here = static_cast<int>(u);
+        // Placing q on u fixes its messages to and from placed positions of other nodes, and
+        // moves what placed positions send to q out of their nodes' ahead.
+        double more = 0, forward = 0;
+        for (const Link& l : out[q]) {
+          if (l.other > q) {
+            forward += l.cost;
+          } else if (node[l.other] != here) {
+            sent[u] += l.cost;
+            more += l.cost;
+          }
+        }
+        for (const Link& l : in[q]) {
+          if (l.other > q) continue;
+          ahead[node[l.other]] -= l.cost;
+          if (node[l.other] != here) {
+            sent[node[l.other]] += l.cost;
+            more += l.cost;
+          }
+        }
+        total += more;
+        ahead[u] += forward;
+        node[q] = here;
+        --room[u];
+        const auto [busiest, sum] = bound();
+        if (better(busiest, sum, best_busiest, best_total)) self(self, q + 1);
+        ++room[u];
+        node[q] = -1;
+        ahead[u] -= forward;
+        for (const Link& l : out[q])
+          if (l.other < q && node[l.other] != here) sent[u] -= l.cost;
+        for (const Link& l : in[q]) {
+          if (l.other > q) continue;
+          ahead[node[l.other]] += l.cost;
+          if (node[l.other] != here) sent[node[l.other]] -= l.cost;
+        }
+        total -= more;
+      }
+    };
+    place(place, 0);
+    if (best_node.empty()) continue; // nothing better than the other spaces' best
+    // The table: node u's ranks in block order take its positions in row-major order.
+    Candidate candidate;
+    candidate.layout = PlanLayout::Table;
+    candidate.dims = dims;
+    candidate.block_cart.assign(P, 0);
+    std::vector<std::int64_t> next(first_block);
+    std::vector<std::int64_t> block_at(P);
+    for (std::int64_t q = 0; q < P; ++q) {
+      const std::int64_t b = next[best_node[q]]++;
+      candidate.block_cart[b] = q;
+      block_at[q] = b;
+    }
+    // Its cost at every level, message by message (as row-major runs are counted).
+    std::vector<std::vector<double>> level_sent(L);
+    std::vector<std::int64_t> unit_q(L), unit_to(L);
+    for (std::int64_t q = 0; q < P; ++q) {
+      context.block_units.units(block_at[q], unit_q.data());
+      for (const Link& l : out[q]) {
+        context.block_units.units(block_at[l.other], unit_to.data());
+        int level = 0;
+        while (level < L && unit_q[level] == unit_to[level])
+          ++level;
+        if (level == L) continue;
+        auto& row = level_sent[level];
+        if (static_cast<std::int64_t>(row.size()) <= unit_q[level]) row.resize(unit_q[level] + 1, 0.0);
+        row[unit_q[level]] += l.cost;
+      }
+    }
+    for (int l = 0; l < L; ++l) {
+      LevelCost level{context.level_names[l], 0, 0};
+      for (const double v : level_sent[l]) {
+        level.busiest = std::max(level.busiest, v);
+        level.total += v;
+      }
+      candidate.cost.levels.push_back(level);
+    }
+    chooser.offer(candidate);
+  }
+}
+
+} // namespace hcart::impl
