@@ -501,6 +501,7 @@ TEST(PlanSearch, NodeLevelAgainstEveryAssignmentUpTo12Ranks) {
   std::cout << "every assignment: below the plan's busiest node in " << below << " of " << cases_run
             << " cases, by at most " << worst_ratio << "x:" << where << "\n";
   EXPECT_EQ(cases_run, 96);
+  EXPECT_EQ(below, 0) << "grids of up to 16 ranks search every partition into nodes";
 }
 
 // The reference picks each box's finer levels by a staged rule (best_of_partition); check
