@@ -172,3 +172,45 @@ TEST(Grid, ABadHaloIsRefusedOnEveryRank) {
   const hcart::Grid bare(decomp, {0, 0, 0});
   EXPECT_EQ(bare.extent(), bare.local_size());
 }
+
+namespace {
+// A profile's rule of the global index (exact in double).
+struct ProfileRule {
+  KOKKOS_INLINE_FUNCTION double operator()(long long g) const { return 1000.0 + 3.0 * g; }
+};
+} // namespace
+
+// Profiles along one direction: the direction's local extent, halos included, each value the
+// rule of its global index (wrapped where periodic, past the side where not), on any
+// decomposition; a bad direction or a profile of another extent is refused.
+TEST(Grid, ProfilesAlongOneDirection) {
+  for (bool periodic : {false, true}) {
+    hcart::GridSpec spec;
+    spec.global_size = {14, 11, 9};
+    spec.halo_width = {2, 1, 3};
+    spec.periodic = {periodic, !periodic, periodic};
+    const hcart::Decomposition decomp(MPI_COMM_WORLD, spec);
+    const hcart::Grid grid(decomp);
+    for (int dir = 0; dir < 3; ++dir) {
+      hcart::Profile<double> p = grid.make_profile<double>("p", dir);
+      ASSERT_EQ(p.extent(0), static_cast<std::size_t>(grid.extent()[dir]));
+      grid.fill_profile(p, dir, ProfileRule{});
+      auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p);
+      long wrong = 0;
+      for (int l = 0; l < grid.extent()[dir]; ++l) {
+        long long g = grid.global_index(dir, l);
+        if (spec.periodic[dir]) g = (g + spec.global_size[dir]) % spec.global_size[dir];
+        wrong += host(l) != 1000.0 + 3.0 * static_cast<double>(g);
+      }
+      EXPECT_EQ(wrong, 0) << "direction " << dir;
+    }
+    EXPECT_THROW(grid.make_profile<double>("p", 3), hcart::InputError);
+    const hcart::Profile<double> short_one("short", static_cast<std::size_t>(grid.extent()[0] - 1));
+    try {
+      grid.fill_profile(short_one, 0, ProfileRule{});
+      ADD_FAILURE() << "expected an error for a profile of another extent";
+    } catch (const hcart::InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("profile 'short' has"), std::string::npos) << e.what();
+    }
+  }
+}

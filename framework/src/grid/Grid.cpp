@@ -52,6 +52,19 @@ void Grid::throw_misfit(const char* who, const std::string& label,
       "x" + std::to_string(m_extent[2]) + (components == 0 ? " and 1 component or more" : ""));
 }
 
+void Grid::require_direction(int dir, const char* who) const {
+  HCART_REQUIRE(dir >= 0 && dir < 3,
+                "hcart::Grid::" << who << ": direction " << dir << ", expected 0, 1 or 2");
+}
+
+void Grid::require_profile(std::size_t values, int dir, const std::string& label) const {
+  HCART_REQUIRE(values == static_cast<std::size_t>(m_extent[dir]),
+                "hcart::Grid::fill_profile: profile '" << label << "' has " << values
+                                                       << " values, expected the grid's "
+                                                       << m_extent[dir] << " along direction "
+                                                       << dir << " (halos included)");
+}
+
 void Grid::require_components(const std::string& name, int components) const {
   agree_on_errors(m_decomp->comm(), [&] {
     HCART_REQUIRE(components >= 1, "hcart::Grid::make_components: field '"

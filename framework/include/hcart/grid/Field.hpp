@@ -37,6 +37,12 @@ using Field = Kokkos::View<T***, Kokkos::LayoutRight, MemorySpace>;
 template <class T>
 using ComponentField = Kokkos::View<T****, Kokkos::LayoutRight, MemorySpace>;
 
+/// \brief A profile along one direction (Grid::make_profile): a quantity that varies along
+/// that direction only (a background state's vertical profile, a grid stretching), one value
+/// per local index of the direction, halos included, indexed as the fields are.
+template <class T>
+using Profile = Kokkos::View<T*, MemorySpace>;
+
 template <class T, class Layout = Kokkos::LayoutRight>
 class FieldAccessor; // hcart/grid/FieldAccessor.hpp
 template <class T>

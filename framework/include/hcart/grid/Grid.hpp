@@ -8,6 +8,8 @@
 //   std::array<std::int64_t, 3> off = grid.global_offset();
 //   hcart::Field<double> u = grid.make_field<double>("u");
 //   hcart::ComponentField<double> f = grid.make_components<double>("f", 19);
+//   hcart::Profile<double> rho0 = grid.make_profile<double>("rho0", 2);   // along z
+//   grid.fill_profile(rho0, 2, Hydrostatic{...});   // f(global index), halos included
 //   hcart::for_each_cell("init", grid.owned_box(), functor);  // hcart/grid/Loops.hpp
 //   // local index i is global index off[0] + i - grid.halo_width()[0]
 //
@@ -141,7 +143,26 @@ public:
     return field;
   }
 
+  /// \brief A zero-initialised profile along direction `dir` (0-2): one value per local index
+  /// of that direction, halos included (extent()[dir] values; local index 0 the first halo
+  /// layer, as the fields'), decomposed with the direction. \throws hcart::InputError for a
+  /// direction outside 0-2 (every rank asks for the same, so every rank throws).
+  template <class T>
+  Profile<T> make_profile(const std::string& name, int dir) const {
+    require_direction(dir, "make_profile");
+    return Profile<T>(name, static_cast<std::size_t>(m_extent[dir]));
+  }
+  /// \brief Sets every value of `profile` along `dir`, halos included, to function(g) of its
+  /// global index g (wrapped into the domain in a periodic direction; outside it, below 0 or
+  /// from the global size on, across a physical side): no exchange is needed. `function` is
+  /// a device-callable functor returning T. \throws hcart::InputError for a direction
+  /// outside 0-2 or a profile of another extent.
+  template <class T, class Function>
+  void fill_profile(const Profile<T>& profile, int dir, const Function& function) const;
+
 private:
+  void require_direction(int dir, const char* who) const;
+  void require_profile(std::size_t values, int dir, const std::string& label) const;
   [[noreturn]] void throw_misfit(const char* who, const std::string& label,
                                  const std::array<std::size_t, 3>& extents,
                                  long long components = -1) const;
@@ -151,5 +172,30 @@ private:
   Block m_block;
   std::array<int, 3> m_extent{};
 };
+
+namespace impl {
+// profile(l) = function(global index of local index l), wrapped where periodic.
+template <class T, class Function>
+struct FillProfile {
+  Profile<T> profile;
+  long long first, wrap; // global index of local index 0; the global size if periodic, else 0
+  Function function;
+  KOKKOS_INLINE_FUNCTION void operator()(int l) const {
+    long long g = first + l;
+    if (wrap > 0) g = (g % wrap + wrap) % wrap;
+    profile(l) = function(g);
+  }
+};
+} // namespace impl
+
+template <class T, class Function>
+void Grid::fill_profile(const Profile<T>& profile, int dir, const Function& function) const {
+  require_direction(dir, "fill_profile");
+  require_profile(profile.extent(0), dir, profile.label());
+  const long long wrap = m_block.periodic[dir] ? m_block.global_size[dir] : 0;
+  Kokkos::parallel_for("hcart_profile", Kokkos::RangePolicy<ExecutionSpace>(0, m_extent[dir]),
+                       impl::FillProfile<T, Function>{profile, global_index(dir, 0), wrap, function});
+  Kokkos::fence();
+}
 
 } // namespace hcart
