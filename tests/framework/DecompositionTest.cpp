@@ -246,3 +246,18 @@ TEST(Decomposition, TheSpecsHaloBoundsThePieces) {
   // The decomposition itself already refuses more than floor(g / h) pieces.
   EXPECT_THROW(hcart::Decomposition(MPI_COMM_WORLD, spec, manual), hcart::InputError);
 }
+
+// A halo across a one-cell direction is kept but noted with what it costs; none without one.
+TEST(Decomposition, AHaloAcrossAOneCellDirectionIsNoted) {
+  for (int halo : {0, 2}) {
+    hcart::GridSpec spec;
+    spec.global_size = {12, 10, 1};
+    spec.halo_width = {1, 1, halo};
+    const hcart::Decomposition d(MPI_COMM_WORLD, spec);
+    int noted = 0;
+    for (const std::string& note : d.report().notes)
+      noted += note.find("direction 2 has one cell and a halo of 2: every field holds 5 times") !=
+               std::string::npos;
+    EXPECT_EQ(noted, halo == 0 ? 0 : 1);
+  }
+}

@@ -56,6 +56,16 @@ Decomposition::Decomposition(MPI_Comm comm, const GridSpec& spec,
   m_report.machine_source = m_machine.source();
   m_report.placement = options.placement;
   m_report.notes = hierarchy.notes;
+  // A halo across a one-cell direction is kept (a 3-D stencil on a thin mesh, a coarse
+  // multigrid level and its boundary values read it), but a 2-D code pays for it: noted.
+  for (int d = 0; d < 3; ++d) {
+    if (spec.global_size[d] != 1 || spec.halo_width[d] == 0) continue;
+    m_report.notes.push_back(
+        "direction " + std::to_string(d) + " has one cell and a halo of " +
+        std::to_string(spec.halo_width[d]) + ": every field holds " +
+        std::to_string(1 + 2 * spec.halo_width[d]) +
+        " times its cells there; a 2-D code needs halo 0 in its one-cell direction");
+  }
 
   int periods[3];
   for (int i = 0; i < 3; ++i)
