@@ -2,7 +2,8 @@
 """Halo time across nodes: the strategies side by side on an emulated cluster with shaped links.
 
     bench/cluster_halo.py [--build DIR] [--layout NODESxRANKS|R0,R1,... ...] [--ratio G0,G1,G2 ...]
-                          [--periodic P0,P1,P2] [--base B] [--sizes S] [--rate RATE] [--burst SIZE]
+                          [--periodic P0,P1,P2] [--halo H] [--dims D0,D1,D2]
+                          [--base B] [--sizes S] [--rate RATE] [--burst SIZE]
                           [--rounds K] [--repetitions N] [--calibrate] [--repeat R]
                           [--json FILE]
 
@@ -110,6 +111,10 @@ def run_layout(args, nodes, ranks, ratio, machine_file):
                    str(args.rounds), "--repetitions", str(args.repetitions), "--json"]
         if machine_file is not None:
             program += ["--machine-file", machine_file]
+        if args.halo != 1:
+            program += ["--halo", str(args.halo)]
+        if args.dims:
+            program += ["--dims", args.dims]
         result = json.loads(on_cluster(args, nodes, ranks, counters, program))
         with open(counters) as f:
             links = [line.split() for line in f.read().splitlines()[1:]]
@@ -133,6 +138,12 @@ def main():
     parser.add_argument("--ratio", action="append", default=None,
                         help="mesh ratio G0,G1,G2: the meshes are RATIO * BASE * 2^k; "
                              "repeatable (default 1,2,4)")
+    parser.add_argument("--halo", type=int, default=1,
+                        help="halo width of every mesh in every direction (default 1)")
+    parser.add_argument("--dims", default=None,
+                        help="given dims D0,D1,D2 for every layout (their product its ranks): "
+                             "the launch order against hcart's placement of them, instead of "
+                             "the strategies")
     parser.add_argument("--periodic", default="0,0,0",
                         help="periodic directions of every mesh, e.g. 1,1,1 (default 0,0,0)")
     parser.add_argument("--base", type=int, default=64,

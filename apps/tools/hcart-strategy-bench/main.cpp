@@ -4,6 +4,7 @@
 //   hcart-mpiexec -n 8 hcart-strategy-bench [--ratio 1,2,4] [--base 4] [--sizes 10]
 //                 [--repetitions 50] [--rounds 5] [--memory-cap 512]
 //                 [--machine "node:2 core:4"] [--machine-file FILE] [--json]
+//                 [--halo 1] [--dims D0,D1,D2]
 //
 // For a mesh ratio g0:g1:g2 and global sizes growing 8x in volume from one to the next, it
 // times a halo exchange (each rank swaps one layer with its two neighbours in every
@@ -14,6 +15,8 @@
 //   levelwise     the seed paper's rule: weights from the mesh, level by level
 //   hierarchical  the exact optimum of the busiest link, coarse level first (the default;
 //                 with --machine-file, the least predicted time)
+// or, with --dims (a code that keeps its own dims): the launch order (mpi with those dims, the
+// ranks in world order) against hcart's placement of the same dims (manual).
 // and reports the halo bytes (in total, per hardware level, and of each level's busiest unit:
 // for the node level, what the busiest node's link carries out), the time per exchange
 // (each round times `repetitions` exchanges and keeps their median; rounds take the
@@ -43,6 +46,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -185,12 +189,19 @@ int main(int argc, char* argv[]) {
                    "synthetic machine (default: $HCART_MACHINE, else detect)");
     app.add_option("--placement", placement_text, "rank numbering of a synthetic machine")
         ->capture_default_str();
+    std::string dims_text;
+    int halo = 1;
+    app.add_option("--dims", dims_text,
+                   "given dims D0,D1,D2 (all > 0): instead of the strategies, the launch order "
+                   "(mpi with those dims) against hcart's placement of them (manual)");
+    app.add_option("--halo", halo, "halo width in every direction")->capture_default_str();
     std::string machine_file;
     app.add_option("--machine-file", machine_file,
                    "measured figures (hcart-machine --measure): show the predicted time too");
     app.add_flag("--json", json, "write JSON instead of tables");
     if (!hcart::parse_command_line(app, argc, argv, MPI_COMM_WORLD)) return 0;
     std::vector<std::int64_t> ratio, periodic;
+    std::array<int, 3> dims{0, 0, 0};
     std::optional<hcart::MachineTimings> timings;
     hcart::Placement placement = hcart::Placement::Block;
     hcart::agree_on_errors(MPI_COMM_WORLD, [&] {
@@ -211,6 +222,18 @@ int main(int argc, char* argv[]) {
                     "--rounds: " << rounds << ", expected 1 to 1000");
       HCART_REQUIRE(cap_mib > 0, "--memory-cap: " << cap_mib << ", expected > 0");
       placement = hcart::parse_placement(placement_text);
+      HCART_REQUIRE(halo >= 1 && halo <= 8, "--halo: " << halo << ", expected 1 to 8");
+      if (!dims_text.empty()) {
+        const auto d = parse_int_list("--dims", dims_text, 3);
+        HCART_REQUIRE(d.size() == 3, "--dims '" << dims_text << "': expected 3 values");
+        for (int i = 0; i < 3; ++i) {
+          HCART_REQUIRE(d[i] >= 1, "--dims: " << d[i] << ", expected values >= 1");
+          dims[i] = static_cast<int>(d[i]);
+        }
+        HCART_REQUIRE(static_cast<long long>(dims[0]) * dims[1] * dims[2] == env.size(),
+                      "--dims " << dims_text << ": " << dims[0] * dims[1] * dims[2]
+                                << " ranks, expected the job's " << env.size());
+      }
       if (!machine_file.empty()) timings = hcart::read_machine_file(machine_file);
     });
     // The strategies, and on a machine with levels above the nodes also the default planned
@@ -221,8 +244,13 @@ int main(int argc, char* argv[]) {
       std::string name;
     };
     std::vector<Method> methods;
-    for (const hcart::Strategy s : hcart::compared_strategies(false))
-      methods.push_back({s, true, hcart::to_string(s)});
+    if (dims[0] > 0) { // the dims given: the launch order against hcart's placement of them
+      methods.push_back({hcart::Strategy::Mpi, true, "launch order"});
+      methods.push_back({hcart::Strategy::Manual, true, "manual"});
+    } else {
+      for (const hcart::Strategy s : hcart::compared_strategies(false))
+        methods.push_back({s, true, hcart::to_string(s)});
+    }
     nlohmann::json doc;
     doc["schema"] = "hcart-strategy-bench/1";
     doc["ranks"] = env.size();
@@ -240,7 +268,7 @@ int main(int argc, char* argv[]) {
         spec.global_size[i] = ratio[i] * scale;
         spec.periodic[i] = periodic[i] == 1;
       }
-      spec.halo_width = {1, 1, 1};
+      spec.halo_width = {halo, halo, halo};
       std::vector<Measurement> row;
       std::vector<std::unique_ptr<hcart::Decomposition>> decomps;
       std::string skipped;
@@ -252,7 +280,8 @@ int main(int argc, char* argv[]) {
         options.network = method.network;
         options.machine = machine_text;
         options.placement = placement;
-        options.traffic = {8, false}; // one layer of doubles through the six faces
+        options.traffic = {8, false}; // the halo of doubles through the six faces
+        options.dims = dims;
         options.timings = timings;    // with --machine-file the default plans by predicted time
         std::unique_ptr<hcart::Decomposition> d;
         try {
@@ -269,7 +298,7 @@ int main(int argc, char* argv[]) {
           for (int j = 0; j < 3; ++j) {
             if (j != i) f *= static_cast<double>(spec.global_size[j] / d->dims()[j] + 1);
           }
-          largest += 2 * 2 * 8 * f;
+          largest += 2 * 2 * 8 * halo * f;
         }
         if (largest > cap_mib * 1048576) {
           skipped = "halo buffers of " + human_bytes(largest) + " per rank exceed --memory-cap";
@@ -280,7 +309,8 @@ int main(int argc, char* argv[]) {
           level_names.push_back(l.name);
         level_names.push_back("self");
         machine_shown = d->report().machine + " (" + d->report().machine_source + ")";
-        if (q + 1 == methods.size() && method.network && d->machine().node_level() > 0)
+        if (q + 1 == methods.size() && method.network && d->machine().node_level() > 0 &&
+            dims[0] == 0)
           methods.push_back({hcart::Strategy::Hierarchical, false, "hierarchical, nodes only"});
         exchanges.resize(methods.size());
         Measurement m = prepare(*d, exchanges[row.size()]);
@@ -359,10 +389,10 @@ int main(int argc, char* argv[]) {
         if (timings) header.insert(header.begin() + 7, "predicted");
         Table table(header);
         for (const auto& m : row) {
-          const auto& dims = m.grid.dims;
+          const auto& grid_dims = m.grid.dims;
           std::vector<std::string> cells = {
               m.method,
-              join({dims[0], dims[1], dims[2]}),
+              join({grid_dims[0], grid_dims[1], grid_dims[2]}),
               human_bytes(static_cast<double>(m.level_bytes[0])),
               human_bytes(static_cast<double>(m.loads[0].max_unit_bytes)),
               human_bytes(static_cast<double>(m.bytes)),
