@@ -4,7 +4,10 @@
 #include <hcart/core/Error.hpp>
 #include <hcart/core/MpiCheck.hpp>
 
+#include <hcart/core/Timers.hpp>
+
 #include <algorithm>
+#include <chrono>
 
 namespace hcart::impl {
 
@@ -46,6 +49,64 @@ long long FieldCheck::prepare(const Grid& grid, const std::vector<BoundField*>& 
   m_values[1] = sig;
   m_values[2] = -sig;
   return sig;
+}
+
+bool FieldCheck::check_exchange(const Grid& grid, const std::vector<BoundField*>& fields,
+                                std::size_t slots, MPI_Comm comm, const HaloOptions& options,
+                                const std::function<const CallPlan&(const HaloCall&)>& plan_of,
+                                double& seconds) {
+  using Clock = std::chrono::steady_clock;
+  seconds = 0;
+  const long long sig = prepare(grid, fields, slots, m_call, m_call_problem);
+  if (!options.collective_checks) {
+    HCART_REQUIRE(m_problem.empty(), m_problem);
+    return true;
+  }
+  const auto t0 = Clock::now();
+  if (!options.aggregate_fields) {
+    // One message per field: the number of messages depends on the fields too, so every
+    // exchange waits.
+    reduce(comm);
+    seconds = seconds_since(t0);
+    judge(comm);
+    return true;
+  }
+  post(comm);
+  if (sig == m_agreed) {
+    seconds = seconds_since(t0);
+    return true; // completed with the messages
+  }
+  wait();
+  seconds = seconds_since(t0);
+  if (failed()) {
+    // Judged in finish(), where the ranks that did not wait find it too: every rank throws
+    // from the same call, whatever the program does between start() and finish(). The ranks
+    // that did not wait posted the messages of the exchange all agreed on last (its mode
+    // decides which): those are drained. Before any agreement every rank waited: nothing
+    // was posted.
+    if (m_agreed != -1) {
+      const CallPlan& posted = plan_of(m_agreed_call);
+      drain(posted.plan.phases.front(), posted.first_peer_ranks(), comm);
+    }
+    m_abandoned = true;
+    return false;
+  }
+  m_agreed = sig;
+  m_agreed_call = m_call;
+  return true;
+}
+
+void FieldCheck::throw_abandoned(MPI_Comm comm) {
+  m_abandoned = false;
+  judge(comm); // throws: the reduction failed
+  throw Error("hcart::HaloExchanger: an abandoned exchange's check found nothing to report");
+}
+
+void FieldCheck::check_binding(const Grid& grid, const std::vector<BoundField*>& fields,
+                               std::size_t slots, MPI_Comm comm) {
+  prepare(grid, fields, slots, m_call, m_call_problem);
+  reduce(comm);
+  judge(comm);
 }
 
 void FieldCheck::reduce(MPI_Comm comm) {

@@ -19,16 +19,21 @@
 // others posted: its mode decides the peers and tags), so that no receive is ever posted for
 // fewer bytes than arrive (Open MPI's single-copy transfer writes past the buffer of a
 // receive that is too short). Every rank then throws the same InputError with nothing in
-// flight.
+// flight. The protocol's memory is this class's: the call now and this rank's problem with it,
+// the signature and call all ranks agreed on last, and whether the exchange now was abandoned.
 #pragma once
 
+#include "CallPlans.hpp"
+
 #include <hcart/grid/Grid.hpp>
+#include <hcart/halo/HaloOptions.hpp>
 #include <hcart/halo/HaloPlan.hpp>
 #include <hcart/impl/halo/BoundField.hpp>
 #include <hcart/impl/halo/HaloArguments.hpp>
 
 #include <mpi.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -41,6 +46,37 @@ public:
   FieldCheck& operator=(const FieldCheck&) = delete;
   /// \brief Completes a reduction still in flight.
   ~FieldCheck();
+
+  // --- the protocol, exchange after exchange ---------------------------------------------
+  /// \brief The call an exchange now asks for, with no problem yet.
+  void begin_call(const HaloCall& call) {
+    m_call = call;
+    m_call_problem.clear();
+  }
+  /// \brief Why this rank cannot make the call (a width, directions): its problem in the
+  /// check, which every rank takes part in.
+  void set_call_problem(std::string why) { m_call_problem = std::move(why); }
+  /// \brief The check of an exchange of `fields` before anything is posted. Off
+  /// (`options.collective_checks`): each rank's own fields only, throwing alone. On: with one
+  /// message per field, blocking and judged at once; else the reduction posted and waited
+  /// for only where the signature is not the one all ranks agreed on last. Returns false
+  /// when the ranks disagree before anything was posted: the exchange is abandoned (the
+  /// messages the others posted, of the call agreed on last, `plan_of` gives its plan, are
+  /// drained) and its finish() calls throw_abandoned(). `seconds` gets the time it waited.
+  bool check_exchange(const Grid& grid, const std::vector<BoundField*>& fields, std::size_t slots,
+                      MPI_Comm comm, const HaloOptions& options,
+                      const std::function<const CallPlan&(const HaloCall&)>& plan_of,
+                      double& seconds);
+  /// \brief True between an abandoned check and its finish().
+  bool abandoned() const noexcept { return m_abandoned; }
+  /// \brief The abandoned exchange's error, on every rank of `comm` (as on the ranks that did
+  /// not wait); the check is ready for the next exchange.
+  [[noreturn]] void throw_abandoned(MPI_Comm comm);
+  /// \brief bind()'s check of the call begun: blocking, judged at once.
+  void check_binding(const Grid& grid, const std::vector<BoundField*>& fields, std::size_t slots,
+                     MPI_Comm comm);
+
+  // --- one reduction -------------------------------------------------------------------
 
   /// \brief This rank's side: its problem (`width_problem`, more values per cell than the
   /// packer takes, or the first field that does not fit `grid`) and the values to reduce.
@@ -72,6 +108,11 @@ public:
                     MPI_Comm comm);
 
 private:
+  HaloCall m_call;            // what the exchange now asked for
+  std::string m_call_problem; // why this rank cannot make it
+  bool m_abandoned = false;   // the check failed before anything was posted: finish() throws
+  long long m_agreed = -1;    // the signature every rank passed at the last exchange, or -1
+  HaloCall m_agreed_call;     // and that exchange's mode, width and directions
   std::string m_problem;
   long long m_values[3] = {0, 0, 0}; // {misfit, signature, -signature}, reduced by MPI_MAX
   MPI_Request m_request = MPI_REQUEST_NULL;

@@ -29,7 +29,7 @@ HaloEngine::HaloEngine(const Grid& grid, HaloMode mode, const HaloOptions& optio
   agree_on_errors(comm,
                   [&] { m_default = &m_plans.get({mode, options.width, {}}, m_allocations); });
   m_current = m_default;
-  m_call = {mode, options.width, {}};
+  m_check.begin_call({mode, options.width, {}});
   m_now.reserve(static_cast<std::size_t>(kMaxHaloFields));
   m_slot_bytes.reserve(static_cast<std::size_t>(kMaxHaloFields));
   // Its own communicator: its messages, tags and checks never meet the program's or
@@ -78,14 +78,13 @@ void HaloEngine::begin_call(HaloCall call) {
                             "call finish() first");
   // A width this rank cannot exchange is its problem in the check, which every rank takes
   // part in; meanwhile the exchanger's own width gives the messages their sizes.
-  m_call = call;
-  m_call_problem.clear();
+  m_check.begin_call(call);
   CallPlan* plan = m_default;
   if (call.layers != m_options.width || call.mode != m_mode || call.directions != HaloDirections{}) {
     try {
       plan = &m_plans.get(call, m_allocations);
     } catch (const InputError& e) {
-      m_call_problem = e.what();
+      m_check.set_call_problem(e.what());
       plan = &m_plans.get({call.mode, m_options.width, {}}, m_allocations);
     }
   }
@@ -110,52 +109,23 @@ void HaloEngine::start_checked(const std::unique_ptr<BoundField>* fields, std::s
   use_fields(fields, count);
   m_now_comm = m_comm.get();
   m_flight = 0;
-  check_fields();
-  if (m_abandoned) { // the check failed: nothing posted; finish() throws its error
+  double seconds = 0;
+  bool go = false;
+  try {
+    go = m_check.check_exchange(
+        *m_grid, m_now, m_slot_bytes.size(), m_comm.get(), m_options,
+        [&](const HaloCall& call) -> const CallPlan& { return m_plans.get(call, m_allocations); },
+        seconds);
+  } catch (...) {
+    m_times.check += seconds; // a judged check's error: its wait counted all the same
+    throw;
+  }
+  m_times.check += seconds;
+  if (!go) { // the check failed: nothing posted; finish() throws its error
     m_in_flight = true;
     return;
   }
   post_first_phase();
-}
-
-// The check of the fields bound for an exchange (FieldCheck.hpp says why it need not wait).
-// Off: each rank checks its own fields only. With one message per field (aggregate_fields
-// off) the number of messages depends on the fields too: every exchange waits.
-void HaloEngine::check_fields() {
-  const long long sig = m_check.prepare(*m_grid, m_now, m_slot_bytes.size(), m_call, m_call_problem);
-  if (!m_options.collective_checks) {
-    HCART_REQUIRE(m_check.problem().empty(), m_check.problem());
-    return;
-  }
-  const auto t0 = Clock::now();
-  if (!m_options.aggregate_fields) {
-    m_check.reduce(m_comm.get());
-    m_times.check += seconds_since(t0);
-    m_check.judge(m_comm.get());
-    return;
-  }
-  m_check.post(m_comm.get());
-  if (sig == m_agreed) {
-    m_times.check += seconds_since(t0);
-    return; // completed with the messages
-  }
-  m_check.wait();
-  m_times.check += seconds_since(t0);
-  if (m_check.failed()) {
-    // Judged in finish(), where the ranks that did not wait find it too: every rank throws
-    // from the same call, whatever the program does between start() and finish(). The ranks
-    // that did not wait posted the messages of the exchange all agreed on last (its mode
-    // decides which): those are drained. Before any agreement every rank waited: nothing
-    // was posted.
-    if (m_agreed != -1) {
-      const CallPlan& posted = m_plans.get(m_agreed_call, m_allocations);
-      FieldCheck::drain(posted.plan.phases.front(), posted.first_peer_ranks(), m_comm.get());
-    }
-    m_abandoned = true;
-    return;
-  }
-  m_agreed = sig;
-  m_agreed_call = m_call;
 }
 
 void HaloEngine::prepare() {
@@ -215,18 +185,20 @@ long HaloEngine::bind(const std::vector<std::unique_ptr<BoundField>>& fields, Ha
   HCART_CHECK(!m_in_flight, "hcart::HaloExchanger::bind: an exchange is in flight; call "
                             "finish() first");
   const auto t0 = Clock::now();
-  m_call = call;
-  m_call_problem.clear();
+  m_check.begin_call(call);
   try {
     m_plans.get(call, m_allocations);
   } catch (const InputError& e) {
-    m_call_problem = e.what();
+    m_check.set_call_problem(e.what());
   }
   use_fields(fields.data(), fields.size());
-  m_check.prepare(*m_grid, m_now, m_slot_bytes.size(), call, m_call_problem);
-  m_check.reduce(m_comm.get());
+  try {
+    m_check.check_binding(*m_grid, m_now, m_slot_bytes.size(), m_comm.get());
+  } catch (...) {
+    m_times.check += seconds_since(t0);
+    throw;
+  }
   m_times.check += seconds_since(t0);
-  m_check.judge(m_comm.get());
   MPI_Comm dup = MPI_COMM_NULL;
   HCART_MPI_CHECK(MPI_Comm_dup(m_comm.get(), &dup));
   comm.comm = Communicator(dup);
@@ -265,7 +237,6 @@ void HaloEngine::start_binding(const std::vector<std::unique_ptr<BoundField>>& f
   CallPlan* plan = &m_plans.get(call, m_allocations); // made at bind()
   if (plan != m_current) m_active = nullptr;
   m_current = plan;
-  m_call = call;
   use_fields(fields.data(), fields.size());
   m_now_comm = comm;
   m_flight = id;
@@ -360,7 +331,7 @@ void HaloEngine::begin_phase(std::size_t p) {
 
 void HaloEngine::complete_phase(std::size_t p) {
   PhaseBuffers& buffers = *m_buffers[p];
-  // The fields' check completes with the messages of the first phase (check_fields).
+  // The fields' check completes with the messages of the first phase (FieldCheck::check_exchange).
   const bool judge = m_check.request() != MPI_REQUEST_NULL;
   if (judge) m_requests.push_back(m_check.request());
   auto t0 = Clock::now();
@@ -429,10 +400,9 @@ void HaloEngine::finish(long flight) {
 
 // The rest of the exchange in flight: the first phase's messages, then the other phases.
 void HaloEngine::complete_exchange() {
-  if (m_abandoned) {
-    m_abandoned = false;
+  if (m_check.abandoned()) {
     m_in_flight = false;
-    m_check.judge(m_comm.get()); // throws, as on the ranks that did not wait
+    m_check.throw_abandoned(m_comm.get()); // as on the ranks that did not wait
   }
   try {
     complete_phase(0);

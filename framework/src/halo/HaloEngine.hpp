@@ -67,7 +67,6 @@ public:
 
 private:
   void use_fields(const std::unique_ptr<BoundField>* fields, std::size_t count);
-  void check_fields();
   void prepare();
   void post_first_phase();
   void begin_phase(std::size_t phase);
@@ -101,13 +100,7 @@ private:
   MPI_Comm m_now_comm = MPI_COMM_NULL; // the exchange's communicator: m_comm, or the binding's
   long m_flight = 0;                   // the binding in flight (its id), 0 for start()'s
   long m_bindings = 0;                 // bindings made
-  // The fields' check.
-  FieldCheck m_check;
-  HaloCall m_call;            // what the exchange now asked for
-  std::string m_call_problem; // why this rank cannot exchange that width
-  bool m_abandoned = false;   // the check failed before anything was posted: finish() throws
-  long long m_agreed = -1;    // the signature every rank passed at the last exchange, or -1
-  HaloCall m_agreed_call;     // and that exchange's mode, width and directions
+  FieldCheck m_check; // the fields' check and its memory across exchanges
   HaloCounters m_counters;
   HaloTimes m_times;
   std::size_t m_allocations = 0;
