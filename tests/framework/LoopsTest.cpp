@@ -438,9 +438,14 @@ double host_value(int f, double x) {
   default: return 0.0;
   }
 }
-// Every function at every argument, computed where kernels run.
-Kokkos::View<double**, Kokkos::HostSpace> math_in_kernel() {
-  Kokkos::View<double**, hcart::MemorySpace> values("math", kMathFunctions, kMathArguments);
+// Every function at every argument, computed where kernels run; returned as a host copy in
+// the layout the device view has (LayoutLeft under CUDA). (Not `auto`: nvcc takes no device
+// lambda in a function whose return type is deduced.)
+using MathValues = Kokkos::View<double**, hcart::MemorySpace>;
+using HostMathValues =
+    Kokkos::View<double**, typename MathValues::array_layout, Kokkos::HostSpace>;
+HostMathValues math_in_kernel() {
+  MathValues values("math", kMathFunctions, kMathArguments);
   Kokkos::parallel_for(
       "math", Kokkos::RangePolicy<hcart::ExecutionSpace>(0, kMathFunctions * kMathArguments),
       KOKKOS_LAMBDA(int n) {
