@@ -79,7 +79,8 @@ struct Exchange {
   std::vector<MPI_Request> requests;
 };
 
-// Sets up the six faces of this rank in `d`, and what the measurement knows before timing.
+// Sets up the six faces of this rank in `d` (the halo's layers each), and what the
+// measurement knows before timing.
 Measurement prepare(const Decomposition& d, Exchange& x) {
   const GridSpec& spec = d.spec();
   Measurement m;
@@ -91,7 +92,7 @@ Measurement prepare(const Decomposition& d, Exchange& x) {
   const Block block = d.block(spec.halo_width);
   std::array<long long, 3> face{};
   for (int i = 0; i < 3; ++i) {
-    face[i] = 1;
+    face[i] = spec.halo_width[i]; // the halo's layers (--halo) across each face
     for (int j = 0; j < 3; ++j) {
       if (j != i) face[i] *= block.local_size[j];
     }
