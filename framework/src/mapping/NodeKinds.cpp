@@ -1,4 +1,4 @@
-// Two pieces of the node-region search (RegionSearch.cpp) that do not depend on its
+// Two pieces of the node-region search (search/RegionProgramme.hpp) that do not depend on its
 // programme: the kinds of node of a machine, and the cost of a box whose nodes hold their
 // ranks as runs of its row-major order, counted message by message.
 #include "mapping/MessageWalk.hpp"
