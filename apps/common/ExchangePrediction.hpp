@@ -5,6 +5,7 @@
 
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/ExchangePrediction.hpp>
+#include <hcart/grid/LevelCounters.hpp> // HaloCounters, without Kokkos
 #include <hcart/mapping/TimeModel.hpp>
 
 #include <CLI/CLI.hpp>
@@ -12,10 +13,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-namespace hcart {
-struct HaloCounters; // hcart/halo/HaloExchanger.hpp; the loads need no Kokkos
-} // namespace hcart
 
 namespace hcart::apps {
 

@@ -31,11 +31,7 @@ SolverFacts facts_of(const Multigrid& solver) {
   f.halo = solver.halo_counters();
   f.levels = solver.hierarchy().describe();
   f.initial_residual = solver.initial_residual();
-  const TransferCounters& t = solver.hierarchy().transfer_counters();
-  f.transfers.level_names = t.level_names;
-  f.transfers.bytes = t.bytes;
-  f.transfers.messages = t.messages;
-  f.transfers.exchanges = t.transfers;
+  f.transfers = solver.hierarchy().transfer_counters();
   return f;
 }
 

@@ -31,7 +31,7 @@ struct SolverFacts {
   std::vector<std::string> levels; ///< multigrid: the hierarchy, a line per level
   double initial_residual = -1;    ///< multigrid: the tolerance's reference
   /// multigrid: this rank's gathers and scatters between levels (GridHierarchy's counters
-  /// as HaloCounters: bytes and messages per machine level; exchanges = transfers)
+  /// bytes and messages per machine level; exchanges: the gathers and scatters)
   HaloCounters transfers;
 };
 SolverFacts facts_of(const Solver& solver);

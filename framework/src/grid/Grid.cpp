@@ -1,9 +1,22 @@
 #include <hcart/core/Collective.hpp>
 #include <hcart/core/Error.hpp>
 #include <hcart/grid/Grid.hpp>
+#include <hcart/grid/LevelCounters.hpp>
 #include <hcart/grid/Loops.hpp>
 
 namespace hcart {
+
+LevelCounters& LevelCounters::operator+=(const LevelCounters& other) {
+  HCART_CHECK(level_names == other.level_names,
+              "hcart::LevelCounters: adding counters of other hardware levels");
+  for (std::size_t l = 0; l < bytes.size(); ++l) {
+    bytes[l] += other.bytes[l];
+    messages[l] += other.messages[l];
+  }
+  exchanges += other.exchanges;
+  return *this;
+}
+
 
 Grid::Grid(const Decomposition& decomp) : Grid(decomp, decomp.spec().halo_width) {}
 

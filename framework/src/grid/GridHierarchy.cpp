@@ -528,7 +528,7 @@ void GridHierarchy::transfer(int l, bool gather, int components, std::size_t byt
     m_traffic.bytes[s] += static_cast<std::int64_t>(sent);
     m_traffic.messages[s] += 1;
   };
-  ++m_traffic.transfers;
+  ++m_traffic.exchanges;
   std::array<std::int64_t, 3> lo{}, hi{};
   std::vector<MPI_Request> requests;
   if (gather) {

@@ -6,16 +6,6 @@
 
 namespace hcart {
 
-HaloCounters& HaloCounters::operator+=(const HaloCounters& other) {
-  HCART_CHECK(level_names == other.level_names,
-              "hcart::HaloCounters: adding counters of other hardware levels");
-  for (std::size_t l = 0; l < bytes.size(); ++l) {
-    bytes[l] += other.bytes[l];
-    messages[l] += other.messages[l];
-  }
-  exchanges += other.exchanges;
-  return *this;
-}
 
 HaloExchanger::HaloExchanger(const Grid& grid, HaloMode mode, const HaloOptions& options)
     : m_engine(std::make_unique<impl::HaloEngine>(grid, mode, options)) {}

@@ -43,6 +43,7 @@
 
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/grid/Grid.hpp>
+#include <hcart/grid/LevelCounters.hpp>
 #include <hcart/mapping/Agglomeration.hpp>
 
 #include <mpi.h>
@@ -99,15 +100,6 @@ GridSpec nested_spec(GridSpec spec, const HierarchyOptions& options);
 void require_nested(const Decomposition& fine, const Decomposition& coarse,
                     const std::array<int, 3>& ratio,
                     LevelCentering centering = LevelCentering::Cell);
-
-/// \brief What this rank's gathers and scatters between levels sent, per machine level
-/// (coarse first, then "self": a rank's own piece, copied), since the hierarchy was made.
-struct TransferCounters {
-  std::vector<std::string> level_names;
-  std::vector<std::int64_t> bytes;    ///< bytes sent to another rank (self: copied)
-  std::vector<std::int64_t> messages; ///< messages sent (self: own pieces copied)
-  std::int64_t transfers = 0;         ///< gathers and scatters this rank took part in
-};
 
 class GridHierarchy {
 public:

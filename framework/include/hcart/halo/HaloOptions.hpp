@@ -10,6 +10,7 @@
 //   halo.counters().bytes;  halo.times().pack;
 #pragma once
 
+#include <hcart/grid/LevelCounters.hpp>
 #include <hcart/halo/HaloPlan.hpp>
 
 #include <cstdint>
@@ -91,17 +92,6 @@ struct HaloOptions {
   /// none: 0 (default) for the grid's whole halo width, else at most that many (never more
   /// than the halo width).
   int width = 0;
-};
-
-/// \brief Halo traffic since construction (or reset_counters()), by hardware level.
-struct HaloCounters {
-  std::vector<std::string> level_names; ///< machine levels, coarse first, then "self"
-  std::vector<std::int64_t> bytes;      ///< bytes sent (self: copied locally)
-  std::vector<std::int64_t> messages;   ///< messages sent (self: local copies)
-  std::int64_t exchanges = 0;           ///< completed exchanges
-  /// \brief Adds the traffic of another exchanger of the same decomposition.
-  /// \throws hcart::Error when the levels differ.
-  HaloCounters& operator+=(const HaloCounters& other);
 };
 
 /// \brief Time spent in the parts of the exchanges since construction, in seconds. Each
