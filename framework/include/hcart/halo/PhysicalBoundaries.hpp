@@ -164,6 +164,17 @@ struct ZeroCells {
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const { f(i, j, k) = T(0); }
 };
 
+// The global index of local index `local` in direction d, wrapped into the domain where the
+// direction is periodic.
+struct WrappedIndex {
+  Kokkos::Array<long long, 3> first; // global index of local index 0
+  Kokkos::Array<long long, 3> wrap;  // the global size of periodic directions, else 0
+  KOKKOS_INLINE_FUNCTION long long operator()(int d, int local) const {
+    const long long g = first[d] + local;
+    return wrap[d] > 0 ? (g % wrap[d] + wrap[d]) % wrap[d] : g;
+  }
+};
+
 // f(ghost) = rule(the cells inside, where the ghost is).
 template <class T, class Rule>
 struct FillByRule {
@@ -171,13 +182,8 @@ struct FillByRule {
   int dir, low, high; // owned cells [low, high) in direction dir
   Side side;
   int component;
-  Kokkos::Array<long long, 3> first; // global index of local index 0
-  Kokkos::Array<long long, 3> wrap;  // the global size of periodic directions, else 0
+  WrappedIndex global;
   Rule rule;
-  KOKKOS_INLINE_FUNCTION long long global(int d, int local) const {
-    const long long g = first[d] + local;
-    return wrap[d] > 0 ? (g % wrap[d] + wrap[d]) % wrap[d] : g;
-  }
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
     const bool low_side = static_cast<int>(side) % 2 == 0;
     const int g = dir == 0 ? i : (dir == 1 ? j : k);
@@ -194,13 +200,8 @@ struct FillByRule {
 template <class T, class Function>
 struct FillFromFunction {
   Field<T> f;
-  Kokkos::Array<long long, 3> first; // global index of local index 0
-  Kokkos::Array<long long, 3> wrap;  // the global size of periodic directions, else 0
+  WrappedIndex global;
   Function function;
-  KOKKOS_INLINE_FUNCTION long long global(int d, int local) const {
-    const long long g = first[d] + local;
-    return wrap[d] > 0 ? (g % wrap[d] + wrap[d]) % wrap[d] : g;
-  }
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
     f(i, j, k) = function(global(0, i), global(1, j), global(2, k));
   }
@@ -238,11 +239,8 @@ public:
   template <class F>
   void apply(const F& field, const SideConditions& conditions,
              const std::array<Centering, 3>& centering = {}) const {
-    static_assert(is_field_v<F>, "hcart::PhysicalBoundaries::apply: a Field or a ComponentField");
-    m_grid->require_fits(field, "hcart::PhysicalBoundaries::apply");
     require_applicable(conditions, {});
-    for (int c = 0; c < FieldTraits<F>::components(field); ++c)
-      apply_component(FieldTraits<F>::component(field, c), conditions, centering);
+    apply_checked(field, conditions, centering);
   }
   /// \brief Fills the halos behind the sides named in `sides` with their conditions, and
   /// those behind the other physical sides with zero gradient. \throws hcart::InputError
@@ -251,11 +249,7 @@ public:
   template <class F>
   void apply(const F& field, std::initializer_list<SideCondition> sides,
              const std::array<Centering, 3>& centering = {}) const {
-    static_assert(is_field_v<F>, "hcart::PhysicalBoundaries::apply: a Field or a ComponentField");
-    m_grid->require_fits(field, "hcart::PhysicalBoundaries::apply");
-    const SideConditions conditions = conditions_of(sides);
-    for (int c = 0; c < FieldTraits<F>::components(field); ++c)
-      apply_component(FieldTraits<F>::component(field, c), conditions, centering);
+    apply_checked(field, conditions_of(sides), centering);
   }
   /// \brief True when a condition can apply at `side`: the side is not periodic and its
   /// direction has halo layers (whether this rank's block touches it or not).
@@ -278,6 +272,15 @@ public:
   void apply_rule(const F& field, std::initializer_list<Side> sides, const Rule& rule) const;
 
 private:
+  // Every component of `field` with the six conditions (checked against the sides already).
+  template <class F>
+  void apply_checked(const F& field, const SideConditions& conditions,
+                     const std::array<Centering, 3>& centering) const {
+    static_assert(is_field_v<F>, "hcart::PhysicalBoundaries::apply: a Field or a ComponentField");
+    m_grid->require_fits(field, "hcart::PhysicalBoundaries::apply");
+    for (int c = 0; c < FieldTraits<F>::components(field); ++c)
+      apply_component(FieldTraits<F>::component(field, c), conditions, centering);
+  }
   // The six conditions of a list of named sides (checked: each once, each applicable).
   SideConditions conditions_of(std::initializer_list<SideCondition> sides) const;
   // Throws for a condition other than zero gradient on a side where none applies; `named`:
@@ -286,6 +289,15 @@ private:
   // Throws for a side of apply_rule's list that is not a Side, named before (`seen`), or
   // where no condition applies.
   void require_rule_side(Side side, const std::array<bool, 6>& seen) const;
+  // The global index of the grid's local indices, wrapped where periodic (the kernels').
+  impl::WrappedIndex wrapped_index() const {
+    impl::WrappedIndex w{};
+    for (int d = 0; d < 3; ++d) {
+      w.first[d] = m_grid->global_index(d, 0);
+      w.wrap[d] = m_grid->block().periodic[d] ? m_grid->global_size()[d] : 0;
+    }
+    return w;
+  }
   // One component (checked by the caller).
   template <class T>
   void apply_component(const Field<T>& field, const SideConditions& conditions,
@@ -335,11 +347,7 @@ void PhysicalBoundaries::apply_rule(const F& field, std::initializer_list<Side> 
     chosen[static_cast<std::size_t>(side)] = true;
   }
   const Box owned = m_grid->owned_box();
-  Kokkos::Array<long long, 3> first{}, wrap{};
-  for (int d = 0; d < 3; ++d) {
-    first[d] = m_grid->global_index(d, 0);
-    wrap[d] = m_grid->block().periodic[d] ? m_grid->global_size()[d] : 0;
-  }
+  const impl::WrappedIndex global = wrapped_index();
   for (int c = 0; c < FieldTraits<F>::components(field); ++c) {
     const Field<T> component = FieldTraits<F>::component(field, c);
     for (int dir = 0; dir < 3; ++dir) {
@@ -348,7 +356,7 @@ void PhysicalBoundaries::apply_rule(const F& field, std::initializer_list<Side> 
         if (!chosen[static_cast<std::size_t>(named_side)] || !is_physical(dir, side)) continue;
         for_each_cell("hcart_bc_rule", ghost_box(dir, side),
                       impl::FillByRule<T, Rule>{component, dir, owned.lo[dir], owned.hi[dir],
-                                                named_side, c, first, wrap, rule});
+                                                named_side, c, global, rule});
       }
     }
   }
@@ -358,16 +366,12 @@ void PhysicalBoundaries::apply_rule(const F& field, std::initializer_list<Side> 
 template <class T, class Function>
 void PhysicalBoundaries::apply_function(const Field<T>& field, const Function& function) const {
   m_grid->require_fits(field, "hcart::PhysicalBoundaries::apply_function");
-  Kokkos::Array<long long, 3> first{}, wrap{};
-  for (int d = 0; d < 3; ++d) {
-    first[d] = m_grid->global_index(d, 0);
-    wrap[d] = m_grid->block().periodic[d] ? m_grid->global_size()[d] : 0;
-  }
+  const impl::WrappedIndex global = wrapped_index();
   for (int dir = 0; dir < 3; ++dir) {
     for (int side = 0; side < 2; ++side) {
       if (!is_physical(dir, side)) continue;
       for_each_cell("hcart_bc_function", ghost_box(dir, side),
-                    impl::FillFromFunction<T, Function>{field, first, wrap, function});
+                    impl::FillFromFunction<T, Function>{field, global, function});
     }
   }
   fence("hcart_bc");
