@@ -60,8 +60,8 @@ struct Update {
     return f(i + (X == 0 ? sx : 0) + (Z == 0 ? sz : 0), j + (X == 1 ? sx : 0) + (Z == 1 ? sz : 0),
              k + (X == 2 ? sx : 0) + (Z == 2 ? sz : 0));
   }
-  KOKKOS_FORCEINLINE_FUNCTION static double cell(const hcart::FieldAccessor<const double>& f,
-                                                 int i, int j, int k) {
+  KOKKOS_FORCEINLINE_FUNCTION static double cell(const hcart::FieldAccessor<const double>& f, int i,
+                                                 int j, int k) {
     return update(f(i, j, k), at(f, i, j, k, -2, 0), at(f, i, j, k, -1, 0), at(f, i, j, k, 1, 0),
                   at(f, i, j, k, 2, 0), at(f, i, j, k, 0, -2), at(f, i, j, k, 0, -1),
                   at(f, i, j, k, 0, 1), at(f, i, j, k, 0, 2));
@@ -181,21 +181,17 @@ int main(int argc, char* argv[]) {
 
     std::vector<std::shared_ptr<void>> keep;
     std::vector<Variant> variants{plain};
-    variants.push_back(layout<0, 1>("{nx, nz, 1}", {nx, nz, 1}, {kHalo, kHalo, 0}, nx, nz,
-                                    hcart::loop_pattern_for(hcart::Box{{kHalo, kHalo, 0},
-                                                                       {kHalo + nx, kHalo + nz, 1}}),
-                                    keep));
-    variants.push_back(layout<0, 2>("{nx, 1, nz}", {nx, 1, nz}, {kHalo, 0, kHalo}, nx, nz,
-                                    hcart::loop_pattern_for(hcart::Box{{kHalo, 0, kHalo},
-                                                                       {kHalo + nx, 1, kHalo + nz}}),
-                                    keep));
-    variants.push_back(layout<2, 1>("{1, nz, nx}", {1, nz, nx}, {0, kHalo, kHalo}, nx, nz,
-                                    hcart::loop_pattern_for(hcart::Box{{0, kHalo, kHalo},
-                                                                       {1, kHalo + nz, kHalo + nx}}),
-                                    keep));
+    variants.push_back(layout<0, 1>(
+        "{nx, nz, 1}", {nx, nz, 1}, {kHalo, kHalo, 0}, nx, nz,
+        hcart::loop_pattern_for(hcart::Box{{kHalo, kHalo, 0}, {kHalo + nx, kHalo + nz, 1}}), keep));
+    variants.push_back(layout<0, 2>(
+        "{nx, 1, nz}", {nx, 1, nz}, {kHalo, 0, kHalo}, nx, nz,
+        hcart::loop_pattern_for(hcart::Box{{kHalo, 0, kHalo}, {kHalo + nx, 1, kHalo + nz}}), keep));
+    variants.push_back(layout<2, 1>(
+        "{1, nz, nx}", {1, nz, nx}, {0, kHalo, kHalo}, nx, nz,
+        hcart::loop_pattern_for(hcart::Box{{0, kHalo, kHalo}, {1, kHalo + nz, kHalo + nx}}), keep));
     variants.push_back(layout<0, 1>("{nx, nz, 1} 3D policy (before)", {nx, nz, 1},
-                                    {kHalo, kHalo, 0}, nx, nz, hcart::LoopPattern::Portable,
-                                    keep));
+                                    {kHalo, kHalo, 0}, nx, nz, hcart::LoopPattern::Portable, keep));
 
     // Same bits as the plain loop, every owned cell.
     for (Variant& v : variants)

@@ -272,9 +272,9 @@ void print_comparison(std::ostream& out, const std::vector<std::vector<RunReport
   });
   if (multigrid) { // HPGMG-FV's figure: unknowns solved per second
     table.row("MDOF/s median", [&](std::size_t k, const RunReport&) {
-      return apps::fixed(table.over_runs(k, [](const RunReport& r) { return r.dofs_per_second; })
-                                 .median / 1e6,
-                         "%.2f");
+      return apps::fixed(
+          table.over_runs(k, [](const RunReport& r) { return r.dofs_per_second; }).median / 1e6,
+          "%.2f");
     });
   } else {
     table.row("MLUP/s median", [&](std::size_t k, const RunReport&) {

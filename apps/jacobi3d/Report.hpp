@@ -27,7 +27,7 @@ struct SolverFacts {
   long passes = 0, starved_passes = 0;
   long iterations_per_pass = 1;
   std::array<int, 3> halo_width{};
-  HaloCounters halo; ///< this rank's, every exchanger
+  HaloCounters halo;               ///< this rank's, every exchanger
   std::vector<std::string> levels; ///< multigrid: the hierarchy, a line per level
   double initial_residual = -1;    ///< multigrid: the tolerance's reference
   /// multigrid: this rank's gathers and scatters between levels (GridHierarchy's counters
@@ -39,7 +39,7 @@ SolverFacts facts_of(const Multigrid& solver);
 
 /// \brief Everything about one finished run, identical on every rank after collect().
 struct RunReport {
-  std::string solver = "jacobi"; ///< "jacobi" or "multigrid"
+  std::string solver = "jacobi";   ///< "jacobi" or "multigrid"
   std::vector<std::string> levels; ///< multigrid: the hierarchy, a line per level
   double initial_residual = -1;
   double dofs_per_second = 0; ///< multigrid: unknowns solved per second (HPGMG's figure)
@@ -66,7 +66,7 @@ struct RunReport {
   /// multigrid, per cycle and max over ranks: the levels' smoothing and residuals (compute),
   /// exchanges (halo), restrictions and prolongations with their gathers and scatters
   double transfer_per_iteration = 0;
-  apps::ExchangeTiming exchange;    ///< per halo exchange, measured and (machine file) predicted
+  apps::ExchangeTiming exchange; ///< per halo exchange, measured and (machine file) predicted
 };
 
 /// \brief Gathers the report of a finished run (collective over the decomposition).

@@ -13,9 +13,9 @@
 //   hcart-mpiexec -n 4 shallow2d [--nx 96] [--nz 64] [--steps 40] [--strategy hierarchical|mpi]
 #include <hcart/hcart.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cmath>
 #include <cstring>
 #include <string>
 
@@ -60,8 +60,9 @@ struct Sweep {
   }
   KOKKOS_INLINE_FUNCTION static void flux(const Side& l, const Side& r, double f[3]) {
     const double ul = l.normal / l.h, ur = r.normal / r.h;
-    const double speed = hcart::math::fmax(hcart::math::fabs(ul) + hcart::math::sqrt(kGravity * l.h),
-                                           hcart::math::fabs(ur) + hcart::math::sqrt(kGravity * r.h));
+    const double speed =
+        hcart::math::fmax(hcart::math::fabs(ul) + hcart::math::sqrt(kGravity * l.h),
+                          hcart::math::fabs(ur) + hcart::math::sqrt(kGravity * r.h));
     const double fl[3] = {l.normal, l.normal * ul + 0.5 * kGravity * l.h * l.h, l.other * ul};
     const double fr[3] = {r.normal, r.normal * ur + 0.5 * kGravity * r.h * r.h, r.other * ur};
     const double jump[3] = {r.h - l.h, r.normal - l.normal, r.other - l.other};
@@ -194,14 +195,14 @@ int shallow2d(hcart::Environment& env, int argc, char** argv) {
     const double ratio = dt / (d == 0 ? dx : dz);
     if (d == 0) {
       hcart::for_each_cell("sweep_x", grid.owned_box(),
-                           Sweep<0>{hcart::accessor(u.h), hcart::accessor(u.hu), hcart::accessor(u.hw),
-                                    hcart::accessor(next.h), hcart::accessor(next.hu),
-                                    hcart::accessor(next.hw), ratio});
+                           Sweep<0>{hcart::accessor(u.h), hcart::accessor(u.hu),
+                                    hcart::accessor(u.hw), hcart::accessor(next.h),
+                                    hcart::accessor(next.hu), hcart::accessor(next.hw), ratio});
     } else {
       hcart::for_each_cell("sweep_z", grid.owned_box(),
-                           Sweep<1>{hcart::accessor(u.h), hcart::accessor(u.hu), hcart::accessor(u.hw),
-                                    hcart::accessor(next.h), hcart::accessor(next.hu),
-                                    hcart::accessor(next.hw), ratio});
+                           Sweep<1>{hcart::accessor(u.h), hcart::accessor(u.hu),
+                                    hcart::accessor(u.hw), hcart::accessor(next.h),
+                                    hcart::accessor(next.hu), hcart::accessor(next.hw), ratio});
     }
     std::swap(u, next);
   };
@@ -215,9 +216,10 @@ int shallow2d(hcart::Environment& env, int argc, char** argv) {
   double t = 0;
   for (long long n = 0; n < steps; ++n) {
     double fastest = 0;
-    hcart::reduce_cells("wave_speed", grid.owned_box(),
-                        WaveSpeed{hcart::accessor(u.h), hcart::accessor(u.hu), hcart::accessor(u.hw)},
-                        Kokkos::Max<double>(fastest));
+    hcart::reduce_cells(
+        "wave_speed", grid.owned_box(),
+        WaveSpeed{hcart::accessor(u.h), hcart::accessor(u.hu), hcart::accessor(u.hw)},
+        Kokkos::Max<double>(fastest));
     fastest = all(fastest, MPI_MAX, decomp.comm());
     const double dt = 0.4 * (dx < dz ? dx : dz) / fastest;
     for (int s = 0; s < 2; ++s)
@@ -260,9 +262,10 @@ int shallow2d(hcart::Environment& env, int argc, char** argv) {
   const bool conserved = std::abs(mass1 - mass0) <= 1e-12 * mass0;
   const bool as_by_hand = sent_bytes == hand_bytes && sent_messages == hand_messages;
   if (env.rank() == 0) {
-    std::printf("shallow2d: %lld x %lld cells, %d ranks (dims %lld x %lld), %lld steps to t = %.6f\n",
-                nx, nz, env.size(), static_cast<long long>(decomp.dims()[0]),
-                static_cast<long long>(decomp.dims()[1]), steps, t);
+    std::printf(
+        "shallow2d: %lld x %lld cells, %d ranks (dims %lld x %lld), %lld steps to t = %.6f\n", nx,
+        nz, env.size(), static_cast<long long>(decomp.dims()[0]),
+        static_cast<long long>(decomp.dims()[1]), steps, t);
     std::printf("shallow2d: mass %.15f -> %.15f (%s)\n", mass0, mass1,
                 conserved ? "conserved" : "NOT conserved");
     std::printf("shallow2d: halo bytes %lld in %lld messages; a hand-written exchange by "

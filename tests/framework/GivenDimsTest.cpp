@@ -126,20 +126,20 @@ void check_machine(const Case& c, long& cases, long& missed, std::string& first_
           const auto t = hcart::traffic_model(plan, machine, mesh, {8, false});
           const Best best = exhaustive(dims, c.node_ranks, mesh);
           ++cases;
-          const bool at = t.levels[0].max_unit_bytes == best.busiest && t.levels[0].bytes == best.total;
+          const bool at =
+              t.levels[0].max_unit_bytes == best.busiest && t.levels[0].bytes == best.total;
           EXPECT_GE(t.levels[0].max_unit_bytes, best.busiest) << "the reference is not the least";
           if (!at) {
             ++missed;
             if (first_miss.empty()) {
-              first_miss = c.machine + " dims " + std::to_string(dims[0]) + "x" +
-                           std::to_string(dims[1]) + "x" + std::to_string(dims[2]) + " mesh " +
-                           std::to_string(size[0]) + "x" + std::to_string(size[1]) + "x" +
-                           std::to_string(size[2]) + " h " + std::to_string(h) +
-                           (periodic ? " periodic" : "") + ": hcart " +
-                           std::to_string(t.levels[0].max_unit_bytes) + " / " +
-                           std::to_string(t.levels[0].bytes) + ", optimum " +
-                           std::to_string(best.busiest) + " / " + std::to_string(best.total) +
-                           " (" + plan.describe_layout() + ")";
+              first_miss =
+                  c.machine + " dims " + std::to_string(dims[0]) + "x" + std::to_string(dims[1]) +
+                  "x" + std::to_string(dims[2]) + " mesh " + std::to_string(size[0]) + "x" +
+                  std::to_string(size[1]) + "x" + std::to_string(size[2]) + " h " +
+                  std::to_string(h) + (periodic ? " periodic" : "") + ": hcart " +
+                  std::to_string(t.levels[0].max_unit_bytes) + " / " +
+                  std::to_string(t.levels[0].bytes) + ", optimum " + std::to_string(best.busiest) +
+                  " / " + std::to_string(best.total) + " (" + plan.describe_layout() + ")";
             }
           }
         }
@@ -160,7 +160,8 @@ TEST(GivenDims, TheIssuesRowsReachTheOptimum) {
   };
   for (const Row& row : {Row{{128, 256, 512}, 1, false, 683}, Row{{128, 256, 512}, 2, true, 2732},
                          Row{{96, 192, 480}, 1, false, 468}, Row{{96, 192, 480}, 2, true, 1872}}) {
-    const Mesh mesh{row.size, {row.h, row.h, row.h}, {row.periodic, row.periodic, row.periodic}, {}};
+    const Mesh mesh{
+        row.size, {row.h, row.h, row.h}, {row.periodic, row.periodic, row.periodic}, {}};
     hcart::PlanOptions options;
     options.strategy = hcart::Strategy::Manual;
     options.dims = {3, 2, 2};
@@ -176,10 +177,10 @@ TEST(GivenDims, TheIssuesRowsReachTheOptimum) {
 // uneven layout of the cluster benchmark, docs/benchmarks.md).
 TEST(GivenDims, EveryGridOfEightAndTwelveRanksAtTheOptimum) {
   const Case machines[] = {
-      {"node:2 core:4", {4, 4}},         {"node:4 core:2", {2, 2, 2, 2}},
-      {"node:[5,3] core:5", {5, 3}},     {"node:[4,2,2] core:4", {4, 2, 2}},
-      {"node:3 core:4", {4, 4, 4}},      {"node:4 core:3", {3, 3, 3, 3}},
-      {"node:2 core:6", {6, 6}},         {"node:6 core:2", {2, 2, 2, 2, 2, 2}},
+      {"node:2 core:4", {4, 4}},          {"node:4 core:2", {2, 2, 2, 2}},
+      {"node:[5,3] core:5", {5, 3}},      {"node:[4,2,2] core:4", {4, 2, 2}},
+      {"node:3 core:4", {4, 4, 4}},       {"node:4 core:3", {3, 3, 3, 3}},
+      {"node:2 core:6", {6, 6}},          {"node:6 core:2", {2, 2, 2, 2, 2, 2}},
       {"node:[6,4,2] core:6", {6, 4, 2}}, {"node:[5,5,2] core:5", {5, 5, 2}},
       {"node:[4,4,2] core:4", {4, 4, 2}},
   };
@@ -194,9 +195,11 @@ TEST(GivenDims, EveryGridOfEightAndTwelveRanksAtTheOptimum) {
 // Every dims of 16 ranks on even and uneven machines of 2 to 8 nodes.
 TEST(GivenDims, EveryGridOfSixteenRanksAtTheOptimum) {
   const Case machines[] = {
-      {"node:2 core:8", {8, 8}},       {"node:4 core:4", {4, 4, 4, 4}},
+      {"node:2 core:8", {8, 8}},
+      {"node:4 core:4", {4, 4, 4, 4}},
       {"node:8 core:2", {2, 2, 2, 2, 2, 2, 2, 2}},
-      {"node:[6,5,5] core:6", {6, 5, 5}}, {"node:[8,4,4] core:8", {8, 4, 4}},
+      {"node:[6,5,5] core:6", {6, 5, 5}},
+      {"node:[8,4,4] core:8", {8, 4, 4}},
   };
   long cases = 0, missed = 0;
   std::string first_miss;

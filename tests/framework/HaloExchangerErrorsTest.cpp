@@ -196,8 +196,8 @@ TEST(HaloExchanger, WrongDirectionsPerCallAreAnErrorOnEveryRank) {
   const auto u = grid.make_field<double>("u");
   for (hcart::HaloMode mode : {hcart::HaloMode::Faces, hcart::HaloMode::Full}) {
     hcart::HaloExchanger halo(grid, mode);
-    for (const hcart::HaloDirections& bad : {hcart::HaloDirections{3}, hcart::HaloDirections{},
-                                             hcart::HaloDirections{0, -1}}) {
+    for (const hcart::HaloDirections& bad :
+         {hcart::HaloDirections{3}, hcart::HaloDirections{}, hcart::HaloDirections{0, -1}}) {
       if (bad.valid()) continue;
       try {
         halo.exchange(bad, u);

@@ -112,11 +112,26 @@ TEST(Loops, DeviceLaunchReadsItsSetting) {
   const DeviceLaunch old = parse_device_launch("128/32", true);
   EXPECT_EQ(old.shape, DeviceLaunch::Shape::Tiles);
   EXPECT_EQ(old.k_tile, 32);
-  for (const char* bad : {"256/64", "tiles:256", "tiles:256/", "tiles:/64", "tiles:100/64",
-                          "tiles:256/128", "tiles:2048/64", "tiles:16/16", "tiles:32/64",
-                          "tiles:256/64x", "abc", "tiles:256/-4", "flat:4", "columns:128/32",
-                          "columns:128/32/0", "columns:128/32/2000", "columns:100/32/8",
-                          "columns:128/128/8", "columns:128/32/8/1", "Tiles:128/64"}) {
+  for (const char* bad : {"256/64",
+                          "tiles:256",
+                          "tiles:256/",
+                          "tiles:/64",
+                          "tiles:100/64",
+                          "tiles:256/128",
+                          "tiles:2048/64",
+                          "tiles:16/16",
+                          "tiles:32/64",
+                          "tiles:256/64x",
+                          "abc",
+                          "tiles:256/-4",
+                          "flat:4",
+                          "columns:128/32",
+                          "columns:128/32/0",
+                          "columns:128/32/2000",
+                          "columns:100/32/8",
+                          "columns:128/128/8",
+                          "columns:128/32/8/1",
+                          "Tiles:128/64"}) {
     try {
       parse_device_launch(bad);
       ADD_FAILURE() << "accepted '" << bad << "'";
@@ -150,9 +165,9 @@ TEST(Loops, EveryLaunchShapeVisitsEveryCellOnce) {
       hcart::make_box({0, 3, 0}, {9, 4, 150}),  hcart::make_box({0, 0, 149}, {9, 70, 150}),
       hcart::make_box({1, 2, 3}, {8, 67, 133}), hcart::make_box({2, 5, 7}, {3, 6, 8}),
       hcart::make_box({0, 1, 1}, {9, 33, 65})};
-  for (const char* shape : {"columns:128/32/8", "columns:128/32/1", "columns:128/64/4",
-                            "columns:32/32/7", "columns:32/1/3", "columns:1024/64/1024",
-                            "tiles:128/64", "tiles:32/8", "kokkos"}) {
+  for (const char* shape :
+       {"columns:128/32/8", "columns:128/32/1", "columns:128/64/4", "columns:32/32/7",
+        "columns:32/1/3", "columns:1024/64/1024", "tiles:128/64", "tiles:32/8", "kokkos"}) {
     const hcart::impl::DeviceLaunch launch = parse_device_launch(shape);
     for (const hcart::Box& box : boxes) {
       Kokkos::deep_copy(visits, 0);
@@ -204,12 +219,14 @@ TEST(Loops, LaunchShapesCountTheirWorkItems) {
   // Columns 128/32/4: tiles of 4 (j) x 32 (k); 3 slabs of 4, 18 x 5 tiles.
   EXPECT_EQ(cell_items(box, parse_device_launch("columns:128/32/4")).items, 3 * 18 * 5 * 128);
   // A thin box: 1 slab; tiles of 128 along j (k is 1 cell), 1 x 1 tiles.
-  EXPECT_EQ(cell_items(hcart::make_box({0, 0, 5}, {10, 70, 6}), parse_device_launch("columns:128/32/16"))
-                .items,
-            128);
-  EXPECT_EQ(cell_items(hcart::make_box({0, 0, 0}, {0, 70, 150}), parse_device_launch("columns:128/32/4"))
-                .items,
-            0);
+  EXPECT_EQ(
+      cell_items(hcart::make_box({0, 0, 5}, {10, 70, 6}), parse_device_launch("columns:128/32/16"))
+          .items,
+      128);
+  EXPECT_EQ(
+      cell_items(hcart::make_box({0, 0, 0}, {0, 70, 150}), parse_device_launch("columns:128/32/4"))
+          .items,
+      0);
   const hcart::Box huge = hcart::make_box({0, 0, 0}, {2048, 2048, 1024});
   EXPECT_GT(cell_items(huge, parse_device_launch("columns:128/32/1")).items,
             hcart::impl::kMostItems);
@@ -340,8 +357,8 @@ struct Plane {
   hcart::FieldAccessor<const double> u;
   hcart::FieldAccessor<double> v;
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
-    v(i, j, k) =
-        u(i - 1, j, k) * 0.5 + u(i, j + 1, k) / 3.0 - u(i + 1, j - 1, k) + 1e-3 * (i + 2 * j + 3 * k);
+    v(i, j, k) = u(i - 1, j, k) * 0.5 + u(i, j + 1, k) / 3.0 - u(i + 1, j - 1, k) +
+                 1e-3 * (i + 2 * j + 3 * k);
   }
 };
 } // namespace
@@ -358,8 +375,8 @@ TEST(Loops, RowsOfTwoAndOneDimensionalBoxes) {
   EXPECT_EQ(hcart::row_direction(hcart::make_box({0, 0, 0}, {40, 40, 3})), -1);
   const std::array<int, 3> shapes[] = {{20, 37, 1}, {45, 1, 1}, {1, 30, 1}, {6, 33, 1}};
   for (const auto& n : shapes) {
-    const hcart::Field<double> u("u", n[0] + 2, n[1] + 2, n[2]), rows("rows", n[0] + 2, n[1] + 2, n[2]),
-        cells("cells", n[0] + 2, n[1] + 2, n[2]);
+    const hcart::Field<double> u("u", n[0] + 2, n[1] + 2, n[2]),
+        rows("rows", n[0] + 2, n[1] + 2, n[2]), cells("cells", n[0] + 2, n[1] + 2, n[2]);
     hcart::for_each_cell("ramp", hcart::make_box({0, 0, 0}, {n[0] + 2, n[1] + 2, n[2]}), Ramp{u});
     const hcart::Box box = hcart::make_box({1, 1, 0}, {n[0] + 1, n[1] + 1, n[2]});
     hcart::for_each_cell("rows", box, Plane{hcart::accessor(u), hcart::accessor(rows)});
@@ -442,8 +459,7 @@ double host_value(int f, double x) {
 // the layout the device view has (LayoutLeft under CUDA). (Not `auto`: nvcc takes no device
 // lambda in a function whose return type is deduced.)
 using MathValues = Kokkos::View<double**, hcart::MemorySpace>;
-using HostMathValues =
-    Kokkos::View<double**, typename MathValues::array_layout, Kokkos::HostSpace>;
+using HostMathValues = Kokkos::View<double**, typename MathValues::array_layout, Kokkos::HostSpace>;
 HostMathValues math_in_kernel() {
   MathValues values("math", kMathFunctions, kMathArguments);
   Kokkos::parallel_for(

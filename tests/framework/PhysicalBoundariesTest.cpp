@@ -13,12 +13,11 @@
 
 #include <gtest/gtest.h>
 
-#include <functional>
-#include <string>
-
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <random>
+#include <string>
 
 namespace {
 
@@ -137,7 +136,8 @@ void fill(const hcart::Grid& grid, hcart::Field<double>& f) {
 }
 
 // The cells whose values differ between two fields of `grid` (halos included).
-long differing(const hcart::Grid& grid, const hcart::Field<double>& a, const hcart::Field<double>& b) {
+long differing(const hcart::Grid& grid, const hcart::Field<double>& a,
+               const hcart::Field<double>& b) {
   const auto ha = hcart::host_copy(a), hb = hcart::host_copy(b);
   const auto e = grid.extent();
   long differ = 0;
@@ -296,13 +296,21 @@ TEST(PhysicalBoundaries, ASideWhereNoConditionAppliesIsAnError) {
     std::string expected;
   };
   const Bad bad[] = {
-      {[&] { bc.apply(u, {{Side::z_low, BC::fixed_value(1.0)}}); },
+      {[&] {
+         bc.apply(u, {{Side::z_low, BC::fixed_value(1.0)}});
+       },
        "a fixed_value condition on side z_low, which is periodic"},
-      {[&] { bc.apply(u, {{Side::x_low, BC::reflecting()}, {Side::z_high, BC::zero_gradient()}}); },
+      {[&] {
+         bc.apply(u, {{Side::x_low, BC::reflecting()}, {Side::z_high, BC::zero_gradient()}});
+       },
        "a zero_gradient condition on side z_high, which is periodic"},
-      {[&] { bc.apply(u, {{Side::y_high, BC::reflecting_odd()}}); },
+      {[&] {
+         bc.apply(u, {{Side::y_high, BC::reflecting_odd()}});
+       },
        "a reflecting_odd condition on side y_high, which has no halo layers"},
-      {[&] { bc.apply(u, {{Side::x_high, BC::reflecting()}, {Side::x_high, BC::reflecting()}}); },
+      {[&] {
+         bc.apply(u, {{Side::x_high, BC::reflecting()}, {Side::x_high, BC::reflecting()}});
+       },
        "side x_high named twice"},
       {[&] {
          hcart::SideConditions walls;

@@ -283,7 +283,7 @@ int main(int argc, char* argv[]) {
         options.placement = placement;
         options.traffic = {8, false}; // the halo of doubles through the six faces
         options.dims = dims;
-        options.timings = timings;    // with --machine-file the default plans by predicted time
+        options.timings = timings; // with --machine-file the default plans by predicted time
         std::unique_ptr<hcart::Decomposition> d;
         try {
           d = std::make_unique<hcart::Decomposition>(MPI_COMM_WORLD, spec, options);

@@ -17,7 +17,6 @@ LevelCounters& LevelCounters::operator+=(const LevelCounters& other) {
   return *this;
 }
 
-
 Grid::Grid(const Decomposition& decomp) : Grid(decomp, decomp.spec().halo_width) {}
 
 Grid::Grid(const Decomposition& decomp, const std::array<int, 3>& halo_width) : m_decomp(&decomp) {
@@ -72,10 +71,9 @@ void Grid::require_direction(int dir, const char* who) const {
 
 void Grid::require_profile(std::size_t values, int dir, const std::string& label) const {
   HCART_REQUIRE(values == static_cast<std::size_t>(m_extent[dir]),
-                "hcart::Grid::fill_profile: profile '" << label << "' has " << values
-                                                       << " values, expected the grid's "
-                                                       << m_extent[dir] << " along direction "
-                                                       << dir << " (halos included)");
+                "hcart::Grid::fill_profile: profile '"
+                    << label << "' has " << values << " values, expected the grid's "
+                    << m_extent[dir] << " along direction " << dir << " (halos included)");
 }
 
 void Grid::require_components(const std::string& name, int components) const {

@@ -1,3 +1,5 @@
+#include "core/CopyElement.hpp"
+
 #include <hcart/core/Collective.hpp>
 #include <hcart/core/DeviceAwareMpi.hpp>
 #include <hcart/core/Error.hpp>
@@ -9,8 +11,6 @@
 #include <algorithm>
 #include <cstring>
 #include <sstream>
-
-#include "core/CopyElement.hpp"
 
 namespace hcart {
 
@@ -37,11 +37,11 @@ const char* name_of(LevelCentering c) {
 } // namespace
 
 int hierarchy_levels(const GridSpec& spec, const HierarchyOptions& options) {
-  HCART_REQUIRE(options.levels >= 0,
-                "hcart::GridHierarchy: " << options.levels << " levels, expected 0 (as many as "
-                                                               "the mesh halves into) or more");
-  HCART_REQUIRE(options.min_size >= 1, "hcart::GridHierarchy: min_size "
-                                           << options.min_size << ", expected 1 or more");
+  HCART_REQUIRE(options.levels >= 0, "hcart::GridHierarchy: " << options.levels
+                                                              << " levels, expected 0 (as many as "
+                                                                 "the mesh halves into) or more");
+  HCART_REQUIRE(options.min_size >= 1,
+                "hcart::GridHierarchy: min_size " << options.min_size << ", expected 1 or more");
   HCART_REQUIRE(options.agglomerate_below >= 0, "hcart::GridHierarchy: agglomerate_below "
                                                     << options.agglomerate_below
                                                     << ", expected 0 (never) or more");
@@ -51,11 +51,11 @@ int hierarchy_levels(const GridSpec& spec, const HierarchyOptions& options) {
       for (int d = 0; d < 3; ++d) {
         if (!coarsened(spec, options, d)) continue;
         HCART_REQUIRE(halves(n[d], options.centering, 1),
-                      "hcart::GridHierarchy: level " << l << " cannot be made: direction " << d
-                                                     << " has " << n[d] << " cells at level "
-                                                     << l - 1 << ", which do not halve ("
-                                                     << name_of(options.centering) << ", "
-                                                     << spec.global_size[d] << " at level 0)");
+                      "hcart::GridHierarchy: level "
+                          << l << " cannot be made: direction " << d << " has " << n[d]
+                          << " cells at level " << l - 1 << ", which do not halve ("
+                          << name_of(options.centering) << ", " << spec.global_size[d]
+                          << " at level 0)");
         n[d] = halved(n[d], options.centering);
       }
     }
@@ -69,7 +69,8 @@ int hierarchy_levels(const GridSpec& spec, const HierarchyOptions& options) {
   while (any) {
     bool all = true;
     for (int d = 0; d < 3; ++d)
-      all = all && (!coarsened(spec, options, d) || halves(n[d], options.centering, options.min_size));
+      all = all &&
+            (!coarsened(spec, options, d) || halves(n[d], options.centering, options.min_size));
     if (!all) break;
     for (int d = 0; d < 3; ++d)
       if (coarsened(spec, options, d)) n[d] = halved(n[d], options.centering);
@@ -109,10 +110,9 @@ GridSpec nested_spec(GridSpec spec, const HierarchyOptions& options) {
 void require_nested(const Decomposition& fine, const Decomposition& coarse,
                     const std::array<int, 3>& ratio, LevelCentering centering) {
   agree_on_errors(fine.comm(), [&] {
-    HCART_REQUIRE(coarse.size() == fine.size(),
-                  "hcart::require_nested: a coarse level of " << coarse.size()
-                                                              << " ranks for a fine one of "
-                                                              << fine.size());
+    HCART_REQUIRE(coarse.size() == fine.size(), "hcart::require_nested: a coarse level of "
+                                                    << coarse.size() << " ranks for a fine one of "
+                                                    << fine.size());
     const Block f = fine.block({0, 0, 0}), c = coarse.block({0, 0, 0});
     for (int d = 0; d < 3; ++d) {
       const std::int64_t r = ratio[d];
@@ -199,8 +199,10 @@ GridHierarchy::GridHierarchy(const Decomposition& fine, const HierarchyOptions& 
     HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, facts.data(), static_cast<int>(facts.size()),
                                   MPI_LONG_LONG, MPI_MAX, fine.comm()));
     level.choice.group.assign(facts.begin(), facts.begin() + 3);
-    level.choice.bytes.total.assign(facts.begin() + 3, facts.begin() + 3 + static_cast<long>(machine_levels));
-    level.choice.bytes.busiest.assign(facts.begin() + 3 + static_cast<long>(machine_levels), facts.end());
+    level.choice.bytes.total.assign(facts.begin() + 3,
+                                    facts.begin() + 3 + static_cast<long>(machine_levels));
+    level.choice.bytes.busiest.assign(facts.begin() + 3 + static_cast<long>(machine_levels),
+                                      facts.end());
   }
 }
 
@@ -215,8 +217,8 @@ void GridHierarchy::build(int l) {
   try {
     pieces = Decomposition::coarsened(*above.decomp, level.size, m_ratio);
   } catch (const InputError& e) { // the same on every rank of the level above
-    InputError named("hcart::GridHierarchy: level " + std::to_string(l) + " cannot be made: " +
-                     e.what());
+    InputError named("hcart::GridHierarchy: level " + std::to_string(l) +
+                     " cannot be made: " + e.what());
     named.set_collective(true);
     throw named;
   }
@@ -323,8 +325,8 @@ bool GridHierarchy::holds(int level) const {
 }
 
 const Decomposition& GridHierarchy::decomposition(int level) const {
-  HCART_CHECK(holds(level), kHolds << "::decomposition: this rank holds no cell of level "
-                                   << level << " (agglomerated onto " << ranks(level)
+  HCART_CHECK(holds(level), kHolds << "::decomposition: this rank holds no cell of level " << level
+                                   << " (agglomerated onto " << ranks(level)
                                    << " ranks); ask holds() first");
   return *m_levels[static_cast<std::size_t>(level)]->decomp;
 }
@@ -352,10 +354,10 @@ bool GridHierarchy::agglomerated(int level) const {
 }
 
 const Grid& GridHierarchy::pieces(int level) const {
-  HCART_CHECK(agglomerated(level) && m_levels[static_cast<std::size_t>(level)]->pieces_grid,
-              kHolds << "::pieces: level " << level
-                     << (agglomerated(level) ? " is not held above on this rank"
-                                             : " is not agglomerated"));
+  HCART_CHECK(
+      agglomerated(level) && m_levels[static_cast<std::size_t>(level)]->pieces_grid,
+      kHolds << "::pieces: level " << level
+             << (agglomerated(level) ? " is not held above on this rank" : " is not agglomerated"));
   return *m_levels[static_cast<std::size_t>(level)]->pieces_grid;
 }
 
@@ -397,7 +399,7 @@ namespace {
 struct BoxBytes {
   unsigned char* field;
   unsigned char* buffer;
-  int ext_j, ext_k;         // the field's extents in j and k
+  int ext_j, ext_k;           // the field's extents in j and k
   std::int64_t per_component; // the field's cells
   int i0, j0, k0;             // the box's first local cell
   int nj, nk;                 // its extents in j and k
@@ -514,9 +516,11 @@ void GridHierarchy::transfer(int l, bool gather, int components, std::size_t byt
     if (device_buffers || count == 0) return;
     const std::pair<std::size_t, std::size_t> range(first, first + count);
     if (to_host) {
-      Kokkos::deep_copy(Kokkos::subview(level.host_buffer, range), Kokkos::subview(level.buffer, range));
+      Kokkos::deep_copy(Kokkos::subview(level.host_buffer, range),
+                        Kokkos::subview(level.buffer, range));
     } else {
-      Kokkos::deep_copy(Kokkos::subview(level.buffer, range), Kokkos::subview(level.host_buffer, range));
+      Kokkos::deep_copy(Kokkos::subview(level.buffer, range),
+                        Kokkos::subview(level.host_buffer, range));
     }
   };
   const int tag = 7171 + l;
@@ -557,7 +561,8 @@ void GridHierarchy::transfer(int l, bool gather, int components, std::size_t byt
     copy_between(0, own_offset, false);
     for (const auto& [r, offset] : segments) {
       piece(r, lo, hi);
-      copy_box(to, to_extent, components, b, local_box(lo, hi, held_origin), device + offset, false);
+      copy_box(to, to_extent, components, b, local_box(lo, hi, held_origin), device + offset,
+               false);
     }
   } else {
     // The held block's pieces (halos included) out to their members; this rank's in.

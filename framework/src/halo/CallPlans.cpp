@@ -126,9 +126,10 @@ CallPlan& CallPlans::get(const HaloCall& call, std::size_t& allocations) {
   const Decomposition& decomp = m_grid->decomposition();
   const Block& block = m_grid->block();
   const int index = layers == 0 ? m_full_layers : std::min(layers, m_full_layers);
-  auto& slot = m_plans[call.mode == HaloMode::Faces ? 0 : 1]
-                      [(call.directions.mask() - 1) * (static_cast<std::size_t>(m_full_layers) + 1) +
-                       static_cast<std::size_t>(index)];
+  auto& slot =
+      m_plans[call.mode == HaloMode::Faces ? 0 : 1]
+             [(call.directions.mask() - 1) * (static_cast<std::size_t>(m_full_layers) + 1) +
+              static_cast<std::size_t>(index)];
   if (slot) return *slot;
   auto made = std::make_unique<CallPlan>();
   made->mode = call.mode;

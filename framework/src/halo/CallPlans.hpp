@@ -1,6 +1,6 @@
 // The messages of each kind of exchange an exchanger makes (internal: hcart/halo/
-// HaloExchanger.hpp's engine): per mode (Faces, Full), width and set of directions, the halo plan, its peers
-// (rank and the machine level each message crosses) and the packer's copy lists for every
+// HaloExchanger.hpp's engine): per mode (Faces, Full), width and set of directions, the halo plan,
+// its peers (rank and the machine level each message crosses) and the packer's copy lists for every
 // field layout met (the element sizes of the fields of a call). Made at first use and kept,
 // so that alternating widths, modes or sets of fields allocates nothing after the first call
 // with each.
@@ -64,7 +64,7 @@ public:
 private:
   const Grid* m_grid;
   HaloOptions m_options;
-  int m_full_layers = 0;                             // the deepest halo of the grid
+  int m_full_layers = 0; // the deepest halo of the grid
   // Per mode, by directions (their mask, 1 to 7) and layers (0 to m_full_layers).
   std::vector<std::unique_ptr<CallPlan>> m_plans[2];
 };

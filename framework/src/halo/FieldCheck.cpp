@@ -3,7 +3,6 @@
 #include <hcart/core/Collective.hpp>
 #include <hcart/core/Error.hpp>
 #include <hcart/core/MpiCheck.hpp>
-
 #include <hcart/core/Timers.hpp>
 
 #include <algorithm>
@@ -140,16 +139,15 @@ void FieldCheck::drain(const HaloPlan::Phase& first, const std::vector<int>& pee
   for (std::size_t q = 0; q < first.messages.size(); ++q) {
     if (first.messages[q].local) continue;
     sends.emplace_back();
-    HCART_MPI_CHECK(MPI_Isend(nullptr, 0, MPI_BYTE, peer_ranks[q], first.messages[q].send_tag,
-                              comm, &sends.back()));
+    HCART_MPI_CHECK(MPI_Isend(nullptr, 0, MPI_BYTE, peer_ranks[q], first.messages[q].send_tag, comm,
+                              &sends.back()));
   }
   std::vector<unsigned char> scratch;
   for (std::size_t q = 0; q < first.messages.size(); ++q) {
     if (first.messages[q].local) continue;
     MPI_Message message;
     MPI_Status status;
-    HCART_MPI_CHECK(
-        MPI_Mprobe(peer_ranks[q], first.messages[q].recv_tag, comm, &message, &status));
+    HCART_MPI_CHECK(MPI_Mprobe(peer_ranks[q], first.messages[q].recv_tag, comm, &message, &status));
     int count = 0;
     HCART_MPI_CHECK(MPI_Get_count(&status, MPI_BYTE, &count));
     scratch.resize(static_cast<std::size_t>(std::max(count, 1)));

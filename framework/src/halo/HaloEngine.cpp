@@ -26,8 +26,9 @@ HaloEngine::HaloEngine(const Grid& grid, HaloMode mode, const HaloOptions& optio
     m_device_buffers = device_mpi().device_buffers || !device_mpi().device_build;
     m_stage_by_copy = staging_by_copy() && !m_device_buffers;
   });
-  agree_on_errors(comm,
-                  [&] { m_default = &m_plans.get({mode, options.width, {}}, m_allocations); });
+  agree_on_errors(comm, [&] {
+    m_default = &m_plans.get({mode, options.width, {}}, m_allocations);
+  });
   m_current = m_default;
   m_check.begin_call({mode, options.width, {}});
   m_now.reserve(static_cast<std::size_t>(kMaxHaloFields));
@@ -80,7 +81,8 @@ void HaloEngine::begin_call(HaloCall call) {
   // part in; meanwhile the exchanger's own width gives the messages their sizes.
   m_check.begin_call(call);
   CallPlan* plan = m_default;
-  if (call.layers != m_options.width || call.mode != m_mode || call.directions != HaloDirections{}) {
+  if (call.layers != m_options.width || call.mode != m_mode ||
+      call.directions != HaloDirections{}) {
     try {
       plan = &m_plans.get(call, m_allocations);
     } catch (const InputError& e) {

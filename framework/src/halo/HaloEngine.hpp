@@ -100,7 +100,7 @@ private:
   MPI_Comm m_now_comm = MPI_COMM_NULL; // the exchange's communicator: m_comm, or the binding's
   long m_flight = 0;                   // the binding in flight (its id), 0 for start()'s
   long m_bindings = 0;                 // bindings made
-  FieldCheck m_check; // the fields' check and its memory across exchanges
+  FieldCheck m_check;                  // the fields' check and its memory across exchanges
   HaloCounters m_counters;
   HaloTimes m_times;
   std::size_t m_allocations = 0;

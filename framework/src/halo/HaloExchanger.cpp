@@ -6,7 +6,6 @@
 
 namespace hcart {
 
-
 HaloExchanger::HaloExchanger(const Grid& grid, HaloMode mode, const HaloOptions& options)
     : m_engine(std::make_unique<impl::HaloEngine>(grid, mode, options)) {}
 
@@ -98,8 +97,7 @@ void HaloBinding::finish() {
 
 HaloBinding::HaloBinding(HaloBinding&& other) noexcept
     : m_exchanger(other.m_exchanger), m_fields(std::move(other.m_fields)), m_call(other.m_call),
-      m_id(other.m_id), m_comm(std::move(other.m_comm)),
-      m_started(other.m_started) {
+      m_id(other.m_id), m_comm(std::move(other.m_comm)), m_started(other.m_started) {
   other.m_exchanger = nullptr;
   other.m_started = false;
 }

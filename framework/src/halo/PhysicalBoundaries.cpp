@@ -30,9 +30,9 @@ void PhysicalBoundaries::require_applicable(const SideConditions& conditions,
                                             std::array<bool, 6> named) const {
   for (int s = 0; s < 6; ++s) {
     const Side side = static_cast<Side>(s);
-    const bool given = named[static_cast<std::size_t>(s)] ||
-                       conditions[static_cast<std::size_t>(s)].kind !=
-                           BoundaryCondition::Kind::ZeroGradient;
+    const bool given =
+        named[static_cast<std::size_t>(s)] ||
+        conditions[static_cast<std::size_t>(s)].kind != BoundaryCondition::Kind::ZeroGradient;
     if (!given || applicable(side)) continue;
     const int d = direction_of(side);
     HCART_REQUIRE(false, "hcart::PhysicalBoundaries::apply: a "
@@ -40,7 +40,8 @@ void PhysicalBoundaries::require_applicable(const SideConditions& conditions,
                              << " condition on side " << side_name(side) << ", which "
                              << (m_grid->block().periodic[d]
                                      ? "is periodic: expected none there (or a non-periodic "
-                                       "direction " + std::to_string(d) + ")"
+                                       "direction " +
+                                           std::to_string(d) + ")"
                                      : "has no halo layers (halo width 0 in direction " +
                                            std::to_string(d) + "): expected none there"));
   }

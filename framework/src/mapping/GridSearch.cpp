@@ -42,10 +42,10 @@ std::vector<std::int64_t> SearchContext::grid_divisors() const {
 int compare_candidates(const Candidate& a, const Candidate& b) {
   if (const int c = compare(a.cost, b.cost)) return c;
   auto rank = [](PlanLayout l) {
-    return l == PlanLayout::LevelGrid     ? 0
-           : l == PlanLayout::NodeRegions ? 1
+    return l == PlanLayout::LevelGrid      ? 0
+           : l == PlanLayout::NodeRegions  ? 1
            : l == PlanLayout::RowMajorRuns ? 2
-                                          : 3;
+                                           : 3;
   };
   if (rank(a.layout) != rank(b.layout)) return rank(a.layout) < rank(b.layout) ? -1 : 1;
   if (a.dims != b.dims) return a.dims > b.dims ? -1 : 1;

@@ -27,7 +27,8 @@ std::vector<NodeClass> node_classes(const Machine& machine) {
     for (std::int64_t k = 0; k < kind.ranks; ++k) {
       std::int64_t rest = k;
       for (int l = L - 1; l >= 1; --l) {
-        kind.inner_units[static_cast<std::size_t>(k * (L - 1) + l - 1)] = rest % kind.inner_sizes[l - 1];
+        kind.inner_units[static_cast<std::size_t>(k * (L - 1) + l - 1)] =
+            rest % kind.inner_sizes[l - 1];
         rest /= kind.inner_sizes[l - 1];
       }
     }

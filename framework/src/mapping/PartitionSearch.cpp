@@ -67,7 +67,8 @@ void search_partitions(const SearchContext& context,
         rest /= dims[i];
       }
       for_each_message(dims, context.problem.periodic, c.data(), context.problem.terms, weight,
-                       extent, nb.data(), [&](std::size_t, const std::int64_t* to_coords, double cost) {
+                       extent, nb.data(),
+                       [&](std::size_t, const std::int64_t* to_coords, double cost) {
                          std::int64_t to = 0;
                          for (int i = 0; i < D; ++i)
                            to = to * dims[i] + to_coords[i];
@@ -77,8 +78,10 @@ void search_partitions(const SearchContext& context,
                        });
     }
     const Candidate* incumbent = chooser.best();
-    double best_busiest = incumbent ? incumbent->cost.levels[0].busiest : std::numeric_limits<double>::infinity();
-    double best_total = incumbent ? incumbent->cost.levels[0].total : std::numeric_limits<double>::infinity();
+    double best_busiest =
+        incumbent ? incumbent->cost.levels[0].busiest : std::numeric_limits<double>::infinity();
+    double best_total =
+        incumbent ? incumbent->cost.levels[0].total : std::numeric_limits<double>::infinity();
     std::vector<int> node(P, -1), best_node;
     std::vector<std::int64_t> room(node_ranks);
     std::vector<double> sent(N, 0.0);
@@ -178,7 +181,8 @@ void search_partitions(const SearchContext& context,
           ++level;
         if (level == L) continue;
         auto& row = level_sent[level];
-        if (static_cast<std::int64_t>(row.size()) <= unit_q[level]) row.resize(unit_q[level] + 1, 0.0);
+        if (static_cast<std::int64_t>(row.size()) <= unit_q[level])
+          row.resize(unit_q[level] + 1, 0.0);
         row[unit_q[level]] += l.cost;
       }
     }

@@ -527,8 +527,8 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
   if (stats.strip_grids > 0)
     searched += "; strips on " + std::to_string(stats.strip_grids) + " grids";
   if (stats.partition_grids > 0)
-    searched += "; every partition into nodes on " + std::to_string(stats.partition_grids) +
-                " grids";
+    searched +=
+        "; every partition into nodes on " + std::to_string(stats.partition_grids) + " grids";
   Plan plan = impl::plan_of(*chooser.best(), options.strategy, weights);
   plan.searched = searched;
   if (by_time) {

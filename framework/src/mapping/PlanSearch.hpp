@@ -128,12 +128,12 @@ inline constexpr std::size_t region_search_max_kinds = 4;
 
 /// How far the searches went, for the plan's report and the tests.
 struct SearchStats {
-  std::int64_t grid_pairs = 0;   ///< (node grid, node box) pairs whose node cost was counted
-  std::int64_t region_grids = 0; ///< process grids whose node regions were searched
-  std::int64_t region_boxes = 0; ///< boxes visited by the region search
-  bool regions_complete = true;  ///< false when the box budget stopped the region search
-  std::int64_t run_grids = 0;    ///< process grids whose row-major runs were counted
-  std::int64_t strip_grids = 0;  ///< process grids whose strips were counted
+  std::int64_t grid_pairs = 0;      ///< (node grid, node box) pairs whose node cost was counted
+  std::int64_t region_grids = 0;    ///< process grids whose node regions were searched
+  std::int64_t region_boxes = 0;    ///< boxes visited by the region search
+  bool regions_complete = true;     ///< false when the box budget stopped the region search
+  std::int64_t run_grids = 0;       ///< process grids whose row-major runs were counted
+  std::int64_t strip_grids = 0;     ///< process grids whose strips were counted
   std::int64_t partition_grids = 0; ///< process grids whose every partition was searched
 };
 

@@ -50,7 +50,8 @@ void search_strips(const SearchContext& context,
       for (std::size_t l = 0; l < c.cost.levels.size(); ++l)
         c.cost.levels[l].name = context.level_names[l];
       for (std::int64_t u = 0; u < nodes; ++u)
-        c.regions.push_back(NodeRegion{origin, dims, {}, axes, offset[static_cast<std::size_t>(u)]});
+        c.regions.push_back(
+            NodeRegion{origin, dims, {}, axes, offset[static_cast<std::size_t>(u)]});
       chooser.offer(c);
     } while (std::next_permutation(cut.begin(), cut.end()));
   }

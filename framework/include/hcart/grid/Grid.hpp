@@ -193,8 +193,9 @@ void Grid::fill_profile(const Profile<T>& profile, int dir, const Function& func
   require_direction(dir, "fill_profile");
   require_profile(profile.extent(0), dir, profile.label());
   const long long wrap = m_block.periodic[dir] ? m_block.global_size[dir] : 0;
-  Kokkos::parallel_for("hcart_profile", Kokkos::RangePolicy<ExecutionSpace>(0, m_extent[dir]),
-                       impl::FillProfile<T, Function>{profile, global_index(dir, 0), wrap, function});
+  Kokkos::parallel_for(
+      "hcart_profile", Kokkos::RangePolicy<ExecutionSpace>(0, m_extent[dir]),
+      impl::FillProfile<T, Function>{profile, global_index(dir, 0), wrap, function});
   Kokkos::fence();
 }
 

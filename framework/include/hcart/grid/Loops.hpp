@@ -38,8 +38,8 @@
 
 #include <algorithm>
 #include <array>
-#include <stdexcept>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -54,17 +54,16 @@ inline GridPolicy policy_of(const Box& box) {
   if constexpr (!host_execution) {
     const impl::DeviceLaunch& launch = impl::device_launch();
     if (launch.shape != impl::DeviceLaunch::Shape::KokkosTiles) {
-      const std::array<int, 3> t = impl::device_tiles(
-          box, launch.shape == impl::DeviceLaunch::Shape::Tiles
-                   ? launch
-                   : impl::DeviceLaunch::default_tiles());
+      const std::array<int, 3> t =
+          impl::device_tiles(box, launch.shape == impl::DeviceLaunch::Shape::Tiles
+                                      ? launch
+                                      : impl::DeviceLaunch::default_tiles());
       return GridPolicy({box.lo[0], box.lo[1], box.lo[2]}, {top(0), top(1), top(2)},
                         {t[0], t[1], t[2]});
     }
   }
   return GridPolicy({box.lo[0], box.lo[1], box.lo[2]}, {top(0), top(1), top(2)});
 }
-
 
 namespace impl {
 
@@ -285,8 +284,8 @@ void reduce_cells_as(const std::string& label, const Box& box, const Functor& f,
     const CellItems items = cell_items(box, launch);
     if (items.items <= kMostItems) {
       using Value = typename ReductionValue<Result>::type;
-      Kokkos::parallel_reduce(label, items_policy(items.items), ReduceItem<Functor, Value>{f, items},
-                              std::forward<Result>(result));
+      Kokkos::parallel_reduce(label, items_policy(items.items),
+                              ReduceItem<Functor, Value>{f, items}, std::forward<Result>(result));
       return;
     }
   }
@@ -331,8 +330,7 @@ void for_each_row(const std::string& label, const Box& box, const Functor& f) {
   case 0:
     Kokkos::parallel_for(label, rows_of(box, 0), EachRow<Functor, 0>{f, Rows<0>::of(box)});
     break;
-  default:
-    Kokkos::parallel_for(label, rows_of(box), EachRow<Functor>{f, Rows<2>::of(box)});
+  default: Kokkos::parallel_for(label, rows_of(box), EachRow<Functor>{f, Rows<2>::of(box)});
   }
 }
 template <class Functor, class Result>
@@ -340,11 +338,13 @@ void reduce_rows(const std::string& label, const Box& box, const Functor& f, Res
   using Value = typename ReductionValue<Result>::type;
   switch (row_direction(box)) {
   case 1:
-    Kokkos::parallel_reduce(label, rows_of(box, 1), ReduceRow<Functor, Value, 1>{f, Rows<1>::of(box)},
+    Kokkos::parallel_reduce(label, rows_of(box, 1),
+                            ReduceRow<Functor, Value, 1>{f, Rows<1>::of(box)},
                             std::forward<Result>(result));
     break;
   case 0:
-    Kokkos::parallel_reduce(label, rows_of(box, 0), ReduceRow<Functor, Value, 0>{f, Rows<0>::of(box)},
+    Kokkos::parallel_reduce(label, rows_of(box, 0),
+                            ReduceRow<Functor, Value, 0>{f, Rows<0>::of(box)},
                             std::forward<Result>(result));
     break;
   default:

@@ -113,7 +113,7 @@ private:
   HaloExchanger* m_exchanger = nullptr;
   std::vector<std::unique_ptr<impl::BoundField>> m_fields;
   impl::HaloCall m_call; // the mode, width and directions asked for at bind()
-  long m_id = 0; // the exchanger's number for it (1, 2, ...): which exchange is in flight
+  long m_id = 0;         // the exchanger's number for it (1, 2, ...): which exchange is in flight
   std::unique_ptr<impl::BindingComm> m_comm;
   bool m_started = false; // between start() and finish()
 };

@@ -230,7 +230,8 @@ public:
              const std::array<Centering, 3>& centering = {}) const {
     SideConditions conditions; // where none can apply (periodic), the default
     for (int side = 0; side < 6; ++side)
-      if (applicable(static_cast<Side>(side))) conditions[static_cast<std::size_t>(side)] = condition;
+      if (applicable(static_cast<Side>(side)))
+        conditions[static_cast<std::size_t>(side)] = condition;
     apply(field, conditions, centering);
   }
   /// \brief Fills the halos behind every physical side of `field` (every component) with
@@ -338,7 +339,8 @@ void PhysicalBoundaries::apply_component(const Field<T>& field, const SideCondit
 template <class F, class Rule>
 void PhysicalBoundaries::apply_rule(const F& field, std::initializer_list<Side> sides,
                                     const Rule& rule) const {
-  static_assert(is_field_v<F>, "hcart::PhysicalBoundaries::apply_rule: a Field or a ComponentField");
+  static_assert(is_field_v<F>,
+                "hcart::PhysicalBoundaries::apply_rule: a Field or a ComponentField");
   using T = typename FieldTraits<F>::value_type;
   m_grid->require_fits(field, "hcart::PhysicalBoundaries::apply_rule");
   std::array<bool, 6> chosen{};

@@ -113,8 +113,8 @@ OptionSet RegionProgramme::make_options(const Box& box) const {
 LeafOption RegionProgramme::run_option(const Box& box) const {
   LeafOption o;
   const int D = m_context.dims();
-  const std::vector<LevelCost> costs = runs_cost(m_context, m_dims, {lo(box), lo(box) + D},
-                                                 {hi(box), hi(box) + D}, {box.kind}, {});
+  const std::vector<LevelCost> costs =
+      runs_cost(m_context, m_dims, {lo(box), lo(box) + D}, {hi(box), hi(box) + D}, {box.kind}, {});
   o.costs.assign(costs.begin() + 1, costs.end());
   return o;
 }
@@ -122,8 +122,8 @@ LeafOption RegionProgramme::run_option(const Box& box) const {
 void RegionProgramme::inner_costs(const Box& box, SharedOption& o) const {
   if (o.inner_counted) return;
   const int D = m_context.dims();
-  o.costs = runs_cost(m_context, m_dims, {lo(box), lo(box) + D}, {hi(box), hi(box) + D}, o.order,
-                      o.axes);
+  o.costs =
+      runs_cost(m_context, m_dims, {lo(box), lo(box) + D}, {hi(box), hi(box) + D}, o.order, o.axes);
   o.inner_counted = true;
 }
 

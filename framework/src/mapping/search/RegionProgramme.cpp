@@ -8,8 +8,8 @@
 
 namespace hcart::impl::regions {
 
-RegionProgramme::RegionProgramme(const SearchContext& context, std::vector<std::int64_t> dims, std::int64_t budget,
-                double limit, ProgrammeStore& store)
+RegionProgramme::RegionProgramme(const SearchContext& context, std::vector<std::int64_t> dims,
+                                 std::int64_t budget, double limit, ProgrammeStore& store)
     : m_context(context), m_dims(std::move(dims)), m_budget(budget), m_limit(limit),
       m_index(store.index), m_boxes(store.boxes), m_bounds(store.bounds), m_cuts(store.cuts),
       m_cut_ok(store.cut_ok), m_order(store.order), m_values(store.values) {
@@ -137,7 +137,8 @@ NodeRegion RegionProgramme::region_of(const Box& box) const {
   return r;
 }
 
-void RegionProgramme::collect(int b, std::vector<NodeRegion>& regions, std::vector<std::size_t>& next) {
+void RegionProgramme::collect(int b, std::vector<NodeRegion>& regions,
+                              std::vector<std::size_t>& next) {
   const Box& box = m_boxes[b];
   if (box.leaf) {
     NodeRegion r = region_of(box);
@@ -173,8 +174,8 @@ void RegionProgramme::collect(int b, std::vector<NodeRegion>& regions, std::vect
   }
 }
 
-int RegionProgramme::find(const std::int64_t* lo, const std::int64_t* hi, std::int64_t kinds, std::size_t& slot,
-         std::uint64_t& key, std::vector<std::int64_t>& wide) {
+int RegionProgramme::find(const std::int64_t* lo, const std::int64_t* hi, std::int64_t kinds,
+                          std::size_t& slot, std::uint64_t& key, std::vector<std::int64_t>& wide) {
   const std::size_t D = m_dims.size();
   if (m_narrow_keys) {
     key = static_cast<std::uint64_t>(kinds);
@@ -194,8 +195,8 @@ int RegionProgramme::find(const std::int64_t* lo, const std::int64_t* hi, std::i
   return found == m_wide_index.end() ? -1 : found->second;
 }
 
-void RegionProgramme::splits(std::int64_t kinds, std::size_t k, std::int64_t taken, std::int64_t volume,
-            std::vector<std::int64_t>& out) const {
+void RegionProgramme::splits(std::int64_t kinds, std::size_t k, std::int64_t taken,
+                             std::int64_t volume, std::vector<std::int64_t>& out) const {
   const auto& classes = m_context.node_classes;
   if (k + 1 == classes.size()) {
     const std::int64_t ranks = classes[k].ranks;
@@ -208,7 +209,8 @@ void RegionProgramme::splits(std::int64_t kinds, std::size_t k, std::int64_t tak
     splits(kinds, k + 1, taken + n * m_radix[k], volume - n * classes[k].ranks, out);
 }
 
-int RegionProgramme::visit(const std::int64_t* lo, const std::int64_t* hi, std::int64_t kinds, std::size_t depth) {
+int RegionProgramme::visit(const std::int64_t* lo, const std::int64_t* hi, std::int64_t kinds,
+                           std::size_t depth) {
   const int D = m_context.dims();
   std::size_t slot = 0;
   std::uint64_t key = 0;

@@ -1,7 +1,7 @@
-// The node-region programme (internal, search/): the node-region space of the exact search: every guillotine partition of a process grid
-// into node boxes (recursive axis-aligned cuts, every piece holding whole nodes), each box
-// cut into the finer levels by a level grid of its own, or, on a node that is uneven inside,
-// holding the node's ranks as a row-major run.
+// The node-region programme (internal, search/): the node-region space of the exact search: every
+// guillotine partition of a process grid into node boxes (recursive axis-aligned cuts, every piece
+// holding whole nodes), each box cut into the finer levels by a level grid of its own, or, on a
+// node that is uneven inside, holding the node's ranks as a row-major run.
 //
 // On an uneven machine the nodes come in kinds (node_classes: as many ranks, the same units
 // inside); a box of the programme is then a box of the grid together with how many nodes of
