@@ -6,10 +6,7 @@
 // table (PlanLayout::Table): a node's ranks in block order take its positions in row-major
 // order. Branches stop as soon as the cost they have fixed (costs only grow as positions are
 // placed) is no better than the best plan so far, which the other spaces found first.
-#include "mapping/MessageWalk.hpp"
 #include "mapping/PlanSearch.hpp"
-
-#include <hcart/mapping/Blocks.hpp>
 
 #include <algorithm>
 #include <limits>
@@ -37,7 +34,7 @@ void search_partitions(const SearchContext& context,
   if (context.node_classes.empty() || context.levels() < 2 ||
       context.ranks > partitions_max_ranks || chooser.timings() != nullptr)
     return;
-  const int D = context.dims(), L = context.levels();
+  const int L = context.levels();
   const std::int64_t P = context.ranks;
   // Every node's ranks, in node order, and its first block number.
   std::vector<std::int64_t> node_ranks;
@@ -55,28 +52,11 @@ void search_partitions(const SearchContext& context,
     ++stats.partition_grids;
     // Every position's messages to others, both ways (row-major positions).
     std::vector<std::vector<Link>> out(P), in(P);
-    std::vector<std::int64_t> c(D), nb(D);
-    const auto weight = [&](std::size_t k) { return context.problem.terms[k].weight; };
-    const auto extent = [&](std::size_t i, std::int64_t x) {
-      return block_extent(context.problem.cells[i], dims[i], x);
-    };
-    for (std::int64_t q = 0; q < P; ++q) {
-      std::int64_t rest = q;
-      for (int i = D; i-- > 0;) {
-        c[i] = rest % dims[i];
-        rest /= dims[i];
-      }
-      for_each_message(dims, context.problem.periodic, c.data(), context.problem.terms, weight,
-                       extent, nb.data(),
-                       [&](std::size_t, const std::int64_t* to_coords, double cost) {
-                         std::int64_t to = 0;
-                         for (int i = 0; i < D; ++i)
-                           to = to * dims[i] + to_coords[i];
-                         if (to == q || cost == 0) return;
-                         out[q].push_back({to, cost});
-                         in[to].push_back({q, cost});
-                       });
-    }
+    for_each_grid_message(context, dims, [&](std::int64_t q, std::int64_t to, double cost) {
+      if (to == q || cost == 0) return;
+      out[q].push_back({to, cost});
+      in[to].push_back({q, cost});
+    });
     const Candidate* incumbent = chooser.best();
     double best_busiest =
         incumbent ? incumbent->cost.levels[0].busiest : std::numeric_limits<double>::infinity();

@@ -4,8 +4,10 @@
 // from a machine file), and the rule that orders plans of equal cost.
 #pragma once
 
+#include "mapping/MessageWalk.hpp"
 #include "mapping/UnitLoads.hpp"
 
+#include <hcart/mapping/Blocks.hpp>
 #include <hcart/mapping/Machine.hpp>
 #include <hcart/mapping/Plan.hpp>
 #include <hcart/mapping/TimeModel.hpp>
@@ -312,6 +314,39 @@ inline constexpr std::int64_t partitions_max_ranks = 16;
 /// Strips are counted on machines of at most this many ranks (each order of directions
 /// costs a walk of every rank's messages).
 inline constexpr std::int64_t strips_max_ranks = 4096;
+
+/// \brief visit(from, to, cost) for every message of every process of grid `dims` at
+/// context.problem's costs, sender and receiver named by their row-major rank, the senders
+/// in row-major order (a periodic direction of one process gives from == to: the visitor
+/// decides). The walk the row-major runs and the partitions count through.
+template <class Visit>
+void for_each_grid_message(const SearchContext& context, const std::vector<std::int64_t>& dims,
+                           Visit&& visit) {
+  const int D = context.dims();
+  std::int64_t ranks = 1;
+  for (const std::int64_t d : dims)
+    ranks *= d;
+  std::vector<std::int64_t> c(D), nb(D);
+  const auto weight = [&](std::size_t k) { return context.problem.terms[k].weight; };
+  const auto extent = [&](std::size_t i, std::int64_t x) {
+    return block_extent(context.problem.cells[i], dims[i], x);
+  };
+  for (std::int64_t from = 0; from < ranks; ++from) {
+    std::int64_t rest = from;
+    for (int i = D; i-- > 0;) {
+      c[i] = rest % dims[i];
+      rest /= dims[i];
+    }
+    for_each_message(dims, context.problem.periodic, c.data(), context.problem.terms, weight,
+                     extent, nb.data(),
+                     [&](std::size_t, const std::int64_t* to_coords, double cost) {
+                       std::int64_t to = 0;
+                       for (int i = 0; i < D; ++i)
+                         to = to * dims[i] + to_coords[i];
+                       visit(from, to, cost);
+                     });
+  }
+}
 
 /// Row-major runs on `dims` (PlanLayout::RowMajorRuns), its cost counted rank by rank.
 Candidate runs_candidate(const SearchContext& context, const std::vector<std::int64_t>& dims);

@@ -2,10 +2,7 @@
 // row-major ranks of the process grid, what world order gives a launch that fills nodes in
 // turn (the weighted and mpi strategies' placement there). Runs are boxes only for some grids
 // (those are level grids, searched already); the others are counted rank by rank.
-#include "mapping/MessageWalk.hpp"
 #include "mapping/PlanSearch.hpp"
-
-#include <hcart/mapping/Blocks.hpp>
 
 #include <algorithm>
 #include <optional>
@@ -82,8 +79,7 @@ void BlockUnits::units(std::int64_t block, std::int64_t* out) const {
 }
 
 Candidate runs_candidate(const SearchContext& context, const std::vector<std::int64_t>& dims) {
-  const int D = context.dims(), L = context.levels();
-  const std::int64_t ranks = context.ranks;
+  const int L = context.levels();
   std::vector<std::int64_t> units_at_level(L);
   std::int64_t count = 1;
   for (int l = 0; l < L; ++l) {
@@ -94,31 +90,19 @@ Candidate runs_candidate(const SearchContext& context, const std::vector<std::in
   for (int l = 0; l < L; ++l)
     sent[l].assign(units_at_level[l], 0.0);
 
-  std::vector<std::int64_t> c(D), nb(D), unit_r(L), unit_to(L);
-  const auto weight = [&](std::size_t k) { return context.problem.terms[k].weight; };
-  const auto extent = [&](std::size_t i, std::int64_t x) {
-    return block_extent(context.problem.cells[i], dims[i], x);
-  };
-  for (std::int64_t r = 0; r < ranks; ++r) {
-    context.block_units.units(r, unit_r.data());
-    std::int64_t rest = r;
-    for (int i = D; i-- > 0;) {
-      c[i] = rest % dims[i];
-      rest /= dims[i];
+  std::vector<std::int64_t> unit_r(L), unit_to(L);
+  std::int64_t sender = -1; // whose units unit_r holds
+  for_each_grid_message(context, dims, [&](std::int64_t r, std::int64_t to, double cost) {
+    if (r != sender) {
+      context.block_units.units(r, unit_r.data());
+      sender = r;
     }
-    for_each_message(dims, context.problem.periodic, c.data(), context.problem.terms, weight,
-                     extent, nb.data(),
-                     [&](std::size_t, const std::int64_t* to_coords, double cost) {
-                       std::int64_t to = 0;
-                       for (int i = 0; i < D; ++i)
-                         to = to * dims[i] + to_coords[i];
-                       context.block_units.units(to, unit_to.data());
-                       int level = 0;
-                       while (level < L && unit_r[level] == unit_to[level])
-                         ++level;
-                       if (level < L) sent[level][unit_r[level]] += cost;
-                     });
-  }
+    context.block_units.units(to, unit_to.data());
+    int level = 0;
+    while (level < L && unit_r[level] == unit_to[level])
+      ++level;
+    if (level < L) sent[level][unit_r[level]] += cost;
+  });
   Candidate candidate;
   candidate.layout = PlanLayout::RowMajorRuns;
   candidate.dims = dims;
