@@ -1,10 +1,10 @@
 // Jacobi3D's multigrid against a plain serial multigrid with the same arithmetic, and
 // against the Jacobi solver (issue targets in docs/benchmarks.md):
 //   hcart-mpiexec -n 1 build/bin/hcart-bench-multigrid --plain [--size 127] [--repeats 7]
-//     a V-cycle of hcart's solver (jacobi::Multigrid: the grid hierarchy, the launchers, the
-//     exchangers, the level transfers) against the same V-cycle written as plain loops over
-//     plain arrays (below), the two in turn, same process; first a check that both give the
-//     same bits after 3 cycles.
+//     a V-cycle of hcart's solver (hcart::Multigrid through jacobi::Multigrid: the grid
+//     hierarchy, the launchers, the exchangers, the level transfers) against the same
+//     V-cycle written as plain loops over plain arrays (below), the two in turn, same
+//     process; first a check that both give the same bits after 3 cycles.
 //   hcart-mpiexec -n 1 build/bin/hcart-bench-multigrid --jacobi [--size 63]
 //     time to solution: multigrid to a true residual of 1e-10 of the first, against the
 //     Jacobi solver run until its true residual is as small (checked every 500 iterations),
@@ -14,12 +14,12 @@
 //     bytes per machine level, with agglomeration (machine and stride) and without.
 #include "BenchTiming.hpp"
 #include "Multigrid.hpp"
-#include "MultigridKernels.hpp"
 #include "PoissonRhs.hpp"
 
 #include <hcart/app/CommandLine.hpp>
 #include <hcart/core/HostClones.hpp>
 #include <hcart/hcart.hpp>
+#include <hcart/impl/solvers/MultigridKernels.hpp>
 
 #include <CLI/CLI.hpp>
 
@@ -34,9 +34,15 @@ namespace {
 using hcart::bench::Clock;
 using hcart::bench::seconds_since;
 using hcart::bench::stats;
-using hcart::jacobi::Stencil;
+using Stencil = hcart::impl::MultigridStencil;
 
 // ---- The plain multigrid: the same cycle and point arithmetic on plain arrays ------------
+// The solver's operator -Delta_h on n^3 unknowns of the unit cube (n + 1 intervals).
+Stencil unit_cube_stencil(long n) {
+  const double m = static_cast<double>(n + 1);
+  return hcart::impl::multigrid_stencil(0.0, 1.0, m, m, m, 1.0, 1.0, 1.0);
+}
+
 // A level of n^3 unknowns with one layer of boundary points around them (index 0 and n + 1),
 // (n + 2)^3 values, k fastest.
 struct PlainLevel {
@@ -57,8 +63,8 @@ HCART_HOST_CLONES void plain_colour(PlainLevel& L, int colour) {
       const long first = 1 + ((i - 1 + j - 1 + colour) & 1);
       for (long k = first; k <= n; k += 2) {
         const long c = L.at(i, j, k);
-        u[c] = hcart::jacobi::update(u[c - si], u[c + si], u[c - sj], u[c + sj], u[c - 1], u[c + 1],
-                                     f[c], L.s);
+        u[c] = hcart::impl::multigrid_point(u[c - si], u[c + si], u[c - sj], u[c + sj], u[c - 1],
+                                            u[c + 1], f[c], L.s);
       }
     }
 }
@@ -72,8 +78,8 @@ HCART_HOST_CLONES void plain_residual(PlainLevel& L) {
     for (long j = 1; j <= n; ++j)
       for (long k = 1; k <= n; ++k) {
         const long c = L.at(i, j, k);
-        r[c] = hcart::jacobi::residual_of(u[c - si], u[c + si], u[c - sj], u[c + sj], u[c - 1],
-                                          u[c + 1], u[c], f[c], L.s);
+        r[c] = hcart::impl::multigrid_residual(u[c - si], u[c + si], u[c - sj], u[c + sj], u[c - 1],
+                                               u[c + 1], u[c], f[c], L.s);
       }
 }
 
@@ -168,11 +174,12 @@ public:
       L.u.assign(cells, 0.0);
       L.f.assign(cells, 0.0);
       L.r.assign(cells, 0.0);
-      L.s = hcart::jacobi::make_stencil(double(m), double(m), double(m));
+      L.s = unit_cube_stencil(m);
       m_levels.push_back(std::move(L));
       if (m == 1) break;
     }
-    // The manufactured right-hand side, as Jacobi3D sets it (PoissonRhs.hpp).
+    // The manufactured right-hand side, as Jacobi3D sets it (PoissonRhs.hpp), negated: the
+    // solver's -Delta u = f.
     PlainLevel& top = m_levels.front();
     std::vector<double> sine(static_cast<std::size_t>(n + 2));
     for (long g = -1; g <= n; ++g)
@@ -181,7 +188,7 @@ public:
     for (long i = 0; i < n + 2; ++i)
       for (long j = 0; j < n + 2; ++j)
         for (long k = 0; k < n + 2; ++k)
-          top.f[top.at(i, j, k)] = hcart::jacobi::poisson_rhs_of_sines(
+          top.f[top.at(i, j, k)] = -hcart::jacobi::poisson_rhs_of_sines(
               sine[static_cast<std::size_t>(i)], sine[static_cast<std::size_t>(j)],
               sine[static_cast<std::size_t>(k)]);
   }
@@ -336,13 +343,13 @@ int main(int argc, char* argv[]) {
         const hcart::Grid& g1 = levels.grid(1);
         auto u0 = g0.make_field<double>("u0"), f0 = g0.make_field<double>("f0");
         auto u1 = g1.make_field<double>("u1");
-        const Stencil st = hcart::jacobi::make_stencil(double(size), double(size), double(size));
+        const Stencil st = unit_cube_stencil(size);
         for (int r = 0; r < repeats; ++r) {
           auto t0 = Clock::now();
           for (int colour = 0; colour < 2; ++colour)
             hcart::for_each_coloured_cell(
                 "gs", g0, g0.owned_box(), colour,
-                hcart::jacobi::GaussSeidelPoint{hcart::accessor(u0), hcart::accessor(f0), st});
+                hcart::impl::MultigridGaussSeidel{hcart::accessor(u0), hcart::accessor(f0), st});
           hcart::fence("gs");
           hs.push_back(seconds_since(t0));
           t0 = Clock::now();

@@ -1,16 +1,15 @@
-// Jacobi3D's multigrid solver: set-up, the V-cycle, the run loop, output and restart.
+// Jacobi3D's multigrid solver: the problems on hcart's multigrid solver, the run loop, output
+// and restart.
 #include "Multigrid.hpp"
 
 #include "AppTimers.hpp"
-#include "MultigridKernels.hpp"
 #include "PoissonRhs.hpp"
 
 #include <hcart/core/Collective.hpp>
 #include <hcart/core/Error.hpp>
 #include <hcart/core/MpiCheck.hpp>
-#include <hcart/grid/ColouredLoops.hpp>
+#include <hcart/grid/FieldAccessor.hpp>
 #include <hcart/grid/FieldChecks.hpp>
-#include <hcart/grid/LevelTransfers.hpp>
 #include <hcart/grid/Loops.hpp>
 #include <hcart/halo/PhysicalBoundaries.hpp>
 #include <hcart/io/FieldFile.hpp>
@@ -25,9 +24,23 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The damping of the weighted Jacobi smoother: the best smoothing factor of the 7-point
-// Laplacian (5/7).
-constexpr double kJacobiOmega = 6.0 / 7.0;
+// The solver's options from the deck's [multigrid] table: -Delta u = f on the unit cube,
+// Dirichlet on every side.
+MultigridOptions solver_options(const MultigridSettings& mg) {
+  MultigridOptions o;
+  o.smoother = mg.smoother == MultigridSettings::Smoother::Jacobi ? MultigridSmoother::Jacobi
+                                                                  : MultigridSmoother::RedBlack;
+  o.pre_smooth = static_cast<int>(mg.pre_smooth);
+  o.post_smooth = static_cast<int>(mg.post_smooth);
+  o.coarse_sweeps = mg.coarse_sweeps;
+  return o;
+}
+
+// f = -f over a box (exact: the solver's f of Jacobi3D's right-hand side).
+struct Negate {
+  FieldAccessor<double> f;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const { f(i, j, k) = -f(i, j, k); }
+};
 
 } // namespace
 
@@ -36,7 +49,8 @@ HierarchyOptions hierarchy_options(const MultigridSettings& s) {
   h.levels = static_cast<int>(s.levels);
   h.centering = LevelCentering::Vertex;
   h.min_size = 1;
-  h.agglomerate_below = s.agglomeration == MultigridSettings::Agglomeration::None ? 0 : s.agglomerate_below;
+  h.agglomerate_below =
+      s.agglomeration == MultigridSettings::Agglomeration::None ? 0 : s.agglomerate_below;
   h.agglomeration = s.agglomeration == MultigridSettings::Agglomeration::Stride
                         ? AgglomerationRule::Stride
                         : AgglomerationRule::Machine;
@@ -47,7 +61,7 @@ Multigrid::Multigrid(const GridHierarchy& levels, const Settings& settings, Time
                      const Output& output)
     : m_hierarchy(levels), m_settings(settings), m_output(output),
       m_files(levels.grid(0), "jacobi3d", output), m_timers(timers),
-      m_levels(static_cast<std::size_t>(levels.size())) {
+      m_solver(levels, solver_options(settings.multigrid), &timers) {
   set_up();
   if (!output.restart.empty()) restart_from(output.restart);
 }
@@ -57,153 +71,40 @@ double Multigrid::global_cells() const {
   return static_cast<double>(g[0]) * static_cast<double>(g[1]) * static_cast<double>(g[2]);
 }
 
-std::string Multigrid::region(int l, const char* what) const {
-  return "mg level " + std::to_string(l) + " " + what;
-}
-
 void Multigrid::set_up() {
-  const MultigridSettings& mg = m_settings.multigrid;
-  for (int l = 0; l < m_hierarchy.size(); ++l) {
-    if (!m_hierarchy.holds(l)) continue;
-    Level& level = m_levels[static_cast<std::size_t>(l)];
-    const Grid& grid = m_hierarchy.grid(l);
-    level.grid = &grid;
-    const auto n = grid.global_size();
-    level.stencil = make_stencil(static_cast<double>(n[0]), static_cast<double>(n[1]),
-                                 static_cast<double>(n[2]));
-    level.u = grid.make_field<double>("u");
-    level.f = grid.make_field<double>("f");
-    level.r = grid.make_field<double>("r");
-    if (mg.smoother == MultigridSettings::Smoother::Jacobi) level.v = grid.make_field<double>("v");
-    level.halo = std::make_unique<HaloExchanger>(grid, HaloMode::Faces);
-    level.u_faces = level.halo->bind(level.u);
-    level.u_full = level.halo->bind(HaloMode::Full, level.u);
-    level.r_full = level.halo->bind(HaloMode::Full, level.r);
-  }
-  // The finest level's boundary points: the Dirichlet values (Laplace) or zero (Poisson),
-  // in every field the smoothers read; coarse levels keep zeros (the corrections vanish on
-  // the boundary).
-  Level& top = m_levels.front();
+  // The boundary points: the Dirichlet values (Laplace) or zero (Poisson); the solver keeps
+  // them and holds zeros on the coarse levels (the corrections vanish on the boundary).
+  const Grid& top = grid();
   SideConditions dirichlet;
   for (int s = 0; s < 6; ++s) {
     dirichlet[s] = BoundaryCondition::fixed_value(
         m_settings.problem == Problem::Laplace ? m_settings.boundary_values[s] : 0.0);
   }
-  const PhysicalBoundaries boundaries(*top.grid, HaloMode::Full);
-  boundaries.apply(top.u, dirichlet);
-  if (top.v.data() != nullptr) boundaries.apply(top.v, dirichlet);
+  PhysicalBoundaries(top, HaloMode::Full).apply(m_solver.solution(), dirichlet);
   if (m_settings.problem == Problem::Poisson) {
-    fill_poisson_rhs(top.f, top.grid->with_halo_box(), sine_table(*top.grid, 0),
-                     sine_table(*top.grid, 1), sine_table(*top.grid, 2));
+    const Field<double>& f = m_solver.rhs();
+    fill_poisson_rhs(f, top.with_halo_box(), sine_table(top, 0), sine_table(top, 1),
+                     sine_table(top, 2));
+    for_each_cell("mg_negate", top.owned_box(), Negate{accessor(f)});
   }
   fence("mg_setup");
 }
 
-// Sweeps of the smoother on level l (u in place; weighted Jacobi through v).
-void Multigrid::smooth(int l, long sweeps) {
-  Level& level = m_levels[static_cast<std::size_t>(l)];
-  const Grid& grid = *level.grid;
-  const Box owned = grid.owned_box();
-  for (long s = 0; s < sweeps; ++s) {
-    if (m_settings.multigrid.smoother == MultigridSettings::Smoother::RedBlack) {
-      for (int colour = 0; colour < 2; ++colour) {
-        {
-          auto scope = m_timers.region(region(l, "halo"));
-          level.u_faces.exchange();
-        }
-        auto scope = m_timers.region(region(l, "smooth"));
-        for_each_coloured_cell("mg_gauss_seidel", grid, owned, colour,
-                               GaussSeidelPoint{accessor(level.u), accessor(level.f), level.stencil});
-      }
-    } else {
-      {
-        auto scope = m_timers.region(region(l, "halo"));
-        level.u_faces.exchange();
-      }
-      auto scope = m_timers.region(region(l, "smooth"));
-      for_each_cell("mg_jacobi", owned,
-                    WeightedJacobiPoint{accessor(level.u), accessor(level.v), accessor(level.f),
-                                        level.stencil, kJacobiOmega});
-      // Back into u (its bindings and the transfers keep one allocation).
-      for_each_cell("mg_copy", owned, CopyPoint{accessor(level.v), accessor(level.u)});
-    }
-  }
-  fence("mg_smooth");
-}
-
-void Multigrid::residual(int l) {
-  Level& level = m_levels[static_cast<std::size_t>(l)];
-  {
-    auto scope = m_timers.region(region(l, "halo"));
-    level.u_faces.exchange();
-  }
-  auto scope = m_timers.region(region(l, "residual"));
-  for_each_cell("mg_residual", level.grid->owned_box(),
-                ResidualPoint{accessor(level.u), accessor(level.f), accessor(level.r), level.stencil});
-  fence("mg_residual");
-}
-
-void Multigrid::v_cycle(int l) {
-  const MultigridSettings& mg = m_settings.multigrid;
-  const int coarsest = m_hierarchy.size() - 1;
-  if (l == coarsest) {
-    const auto n = m_hierarchy.global_size(l);
-    const long sweeps = mg.coarse_sweeps > 0
-                            ? mg.coarse_sweeps
-                            : 4 * (std::max({n[0], n[1], n[2]}) + 1);
-    smooth(l, sweeps);
-    return;
-  }
-  Level& level = m_levels[static_cast<std::size_t>(l)];
-  Level& below = m_levels[static_cast<std::size_t>(l + 1)];
-  smooth(l, mg.pre_smooth);
-  residual(l);
-  {
-    // Full weighting reads the residual's neighbours across ranks, edges and corners too.
-    auto scope = m_timers.region(region(l, "halo"));
-    level.r_full.exchange();
-  }
-  {
-    auto scope = m_timers.region(region(l + 1, "restrict"));
-    if (below.grid != nullptr) Kokkos::deep_copy(below.u, 0.0);
-    restrict_cells(m_hierarchy, l + 1, level.r, below.f);
-  }
-  if (below.grid != nullptr) {
-    v_cycle(l + 1);
-    auto scope = m_timers.region(region(l + 1, "halo"));
-    below.u_full.exchange();
-  }
-  {
-    auto scope = m_timers.region(region(l + 1, "prolong"));
-    prolong_cells(m_hierarchy, l + 1, below.u, level.u);
-  }
-  smooth(l, mg.post_smooth);
-}
-
 double Multigrid::residual_norm() {
-  Level& top = m_levels.front();
-  {
-    auto scope = m_timers.region(region(0, "halo"));
-    top.u_faces.exchange();
-  }
-  auto scope = m_timers.region("residual");
-  ReductionArray<double, 2> norms{};
-  reduce_cells("mg_norm", top.grid->owned_box(),
-               ResidualNorms{accessor(top.u), accessor(top.f), top.stencil},
-               Maxima<double, 2>(norms));
-  max_over_ranks(top.grid->decomposition().comm(), norms);
-  if (!std::isfinite(norms[0])) {
+  try {
+    return m_solver.residual_norm();
+  } catch (const Error& e) {
+    // Thrown on every rank at once (a collective maximum): the run's own words.
     Error error("the solution is no longer finite at cycle " + std::to_string(m_cycle) +
                 " (a value overflowed or became NaN; check [jacobi] boundary_values and the "
                 "restart file)");
     error.set_collective(true);
     throw error;
   }
-  return norms[0];
 }
 
 void Multigrid::run_cycle() {
-  v_cycle(0);
+  m_solver.cycle();
   ++m_cycle;
 }
 
@@ -211,10 +112,8 @@ Result Multigrid::cycles(long count) {
   Result r;
   const auto t0 = Clock::now();
   if (m_initial < 0) m_initial = residual_norm();
-  for (long c = 0; c < count; ++c) {
-    v_cycle(0);
-    ++m_cycle;
-  }
+  for (long c = 0; c < count; ++c)
+    run_cycle();
   r.iterations = count;
   r.residual = residual_norm();
   r.seconds = seconds_since(t0);
@@ -229,10 +128,8 @@ Result Multigrid::run(const std::function<void(const Progress&)>& progress) {
   if (m_initial < 0) m_initial = residual_norm();
   double residual = m_initial;
   const double target = m_settings.tolerance * m_initial;
-  while (m_cycle < m_settings.max_iterations &&
-         !(m_settings.tolerance > 0 && residual <= target)) {
-    v_cycle(0);
-    ++m_cycle;
+  while (m_cycle < m_settings.max_iterations && !(m_settings.tolerance > 0 && residual <= target)) {
+    run_cycle();
     residual = residual_norm();
     r.iterations = m_cycle - first;
     r.residual = residual;
@@ -254,11 +151,7 @@ Result Multigrid::run(const std::function<void(const Progress&)>& progress) {
 }
 
 HaloCounters Multigrid::halo_counters() const {
-  HaloCounters sum = m_levels.front().halo->counters();
-  for (std::size_t l = 1; l < m_levels.size(); ++l) {
-    if (m_levels[l].halo) sum += m_levels[l].halo->counters();
-  }
-  return sum;
+  return m_solver.halo_counters();
 }
 
 void Multigrid::write_output() {
@@ -267,13 +160,12 @@ void Multigrid::write_output() {
   const auto g = grid().global_size();
   for (int d = 0; d < 3; ++d)
     geometry.origin[d] = geometry.spacing[d] = 1.0 / static_cast<double>(g[d] + 1);
-  m_files.write_output({{"u", m_levels.front().u}}, static_cast<double>(m_cycle), m_cycle, geometry);
+  m_files.write_output({{"u", solution()}}, static_cast<double>(m_cycle), m_cycle, geometry);
 }
 
 std::string Multigrid::write_checkpoint(double residual) {
   auto scope = m_timers.region("io");
-  return m_files.write_checkpoint({{"u", m_levels.front().u}}, static_cast<double>(m_cycle),
-                                  m_cycle,
+  return m_files.write_checkpoint({{"u", solution()}}, static_cast<double>(m_cycle), m_cycle,
                                   {{"cycle", static_cast<double>(m_cycle)},
                                    {"residual", residual},
                                    {"initial_residual", m_initial}});
@@ -300,10 +192,11 @@ void Multigrid::restart_from(const std::string& path) {
   });
   apps::note_restart_differences(comm, "jacobi3d", file.metadata.deck, m_output.deck,
                                  {"jacobi.max_iterations", "jacobi.tolerance"});
-  read_field(path, top, "u", m_levels.front().u);
+  Field<double> u = solution(); // the same allocation
+  read_field(path, top, "u", u);
   m_cycle = static_cast<long>(file.metadata.step);
   m_initial = initial->second;
-  const std::int64_t broken = count_non_finite(top, m_levels.front().u);
+  const std::int64_t broken = count_non_finite(top, solution());
   agree_on_errors(comm, [&] {
     HCART_REQUIRE(broken == 0, "[output] restart = \"" << path << "\": field 'u' holds " << broken
                                                        << " values that are NaN or infinite");

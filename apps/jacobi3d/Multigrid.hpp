@@ -1,27 +1,22 @@
-// Jacobi3D's multigrid solver ([jacobi] solver = "multigrid"): V-cycles on a grid hierarchy
-// (hcart/grid/GridHierarchy.hpp, vertex-centred: the unknowns are the interior points of the
-// unit cube, the boundary points the halo), the same discretisation and problems as the
-// Jacobi solver. A cycle on level l: `pre_smooth` sweeps of red-black Gauss-Seidel (or
-// weighted Jacobi, omega = 6/7), the residual f - A u restricted by full weighting to level
-// l + 1's right-hand side, a cycle there from zero, its solution interpolated linearly and
-// added, `post_smooth` sweeps; on the coarsest level `coarse_sweeps` sweeps. Coarse levels
-// hold homogeneous Dirichlet values; those with too few points per rank live on fewer ranks
-// (hcart's agglomeration, chosen through the machine), the others wait for them in the
-// level's scatter. The stopping measure is the true residual: after every cycle
-// max |f - A u| over the finest level, against the tolerance times its value before the
-// first cycle. Every operation is pointwise with a fixed order of operands and the norm is a
-// maximum: the cycles, the field and the cycle count are bitwise the same on every rank
-// count, strategy and agglomeration.
+// Jacobi3D's multigrid solver ([jacobi] solver = "multigrid"): hcart's multigrid solver
+// (hcart/solvers/Multigrid.hpp) on a vertex-centred grid hierarchy (the unknowns are the
+// interior points of the unit cube, the boundary points the halo), for the same discretisation
+// and problems as the Jacobi solver: Delta u = rhs is the solver's -Delta u = f with f = -rhs
+// (every value negated exactly, so the cycles' solutions are the bits of rhs's). This class
+// adds what makes it an application: the problems' set-up, the run loop with its stopping
+// test, progress, output, checkpoints and restart. The stopping measure is the true residual:
+// after every cycle max |f - A u| over the finest level, against the tolerance times its
+// value before the first cycle. The cycles, the field and the cycle count are bitwise the same
+// on every rank count, strategy and agglomeration.
 #pragma once
 
 #include "JacobiConfig.hpp"
 #include "JacobiSolver.hpp"
-#include "PointUpdates.hpp"
 #include "RunFiles.hpp"
 
 #include <hcart/core/Timers.hpp>
 #include <hcart/grid/GridHierarchy.hpp>
-#include <hcart/halo/HaloExchanger.hpp>
+#include <hcart/solvers/Multigrid.hpp>
 
 #include <functional>
 #include <memory>
@@ -52,7 +47,7 @@ public:
   /// \brief max |f - A u| over the finest level now (collective).
   double residual_norm();
 
-  const Field<double>& solution() const noexcept { return m_levels.front().u; }
+  const Field<double>& solution() const { return m_solver.solution(); }
   const Grid& grid() const noexcept { return m_hierarchy.grid(0); }
   const GridHierarchy& hierarchy() const noexcept { return m_hierarchy; }
   const Settings& settings() const noexcept { return m_settings; }
@@ -68,19 +63,8 @@ public:
   std::string write_checkpoint(double residual);
 
 private:
-  struct Level {
-    const Grid* grid = nullptr; // null where this rank does not hold the level
-    Field<double> u, f, r, v;
-    Stencil stencil;
-    std::unique_ptr<HaloExchanger> halo; // Faces for the smoother, Full per binding
-    HaloBinding u_faces, u_full, r_full;
-  };
   void set_up();
   void restart_from(const std::string& path);
-  void v_cycle(int l);
-  void smooth(int l, long sweeps);
-  void residual(int l);
-  std::string region(int l, const char* what) const;
   void after_cycle(double residual);
 
   const GridHierarchy& m_hierarchy;
@@ -88,7 +72,7 @@ private:
   Output m_output;
   apps::RunFiles m_files;
   Timers& m_timers;
-  std::vector<Level> m_levels;
+  hcart::Multigrid m_solver;
   long m_cycle = 0;
   double m_initial = -1; // max |f - A u| before the first cycle
 };

@@ -1,6 +1,6 @@
 // The umbrella header: hcart's user API (docs/api-guide.md) — the environment, errors and
 // collective validation, timers, grids, decompositions, fields and loops, halo exchanges,
-// physical boundaries, decks and field files.
+// physical boundaries, decks and field files, and the multigrid solver on grid hierarchies.
 //
 // Expert headers are includable on their own. Some come in through the user API because
 // its headers need them: hcart/mapping/Machine.hpp, Plan.hpp, PlanCost.hpp, Strategy.hpp,
@@ -45,3 +45,4 @@
 #include <hcart/io/MachineFile.hpp>
 #include <hcart/io/OutputDirectory.hpp>
 #include <hcart/io/Xdmf.hpp>
+#include <hcart/solvers/Multigrid.hpp>

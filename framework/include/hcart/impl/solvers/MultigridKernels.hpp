@@ -1,0 +1,107 @@
+// The point updates of hcart::Multigrid (hcart/solvers/Multigrid.hpp) on one level: the
+// 7-point operator A u = alpha u - beta Delta_h u, a red-black Gauss-Seidel update, a weighted
+// Jacobi sweep, the residual and its norm, each value from its operands in a fixed order so
+// that the cycles are bitwise the same on every decomposition and backend. Internal.
+#pragma once
+
+#include <hcart/core/ExecutionModel.hpp>
+#include <hcart/grid/FieldAccessor.hpp>
+#include <hcart/grid/Reductions.hpp>
+
+namespace hcart::impl {
+
+/// \brief One level's operator: c_d = beta / h_d^2, inv_diag = 1 / (alpha + 2 (cx + cy + cz)).
+struct MultigridStencil {
+  double cx = 1, cy = 1, cz = 1;
+  double alpha = 0;
+  double inv_diag = 1.0 / 6.0;
+};
+
+/// \brief c_d = beta (m_d / L_d)^2 for m_d intervals of the length L_d per direction.
+inline MultigridStencil multigrid_stencil(double alpha, double beta, double mx, double my,
+                                          double mz, double lx, double ly, double lz) {
+  MultigridStencil s;
+  s.cx = beta * ((mx / lx) * (mx / lx));
+  s.cy = beta * ((my / ly) * (my / ly));
+  s.cz = beta * ((mz / lz) * (mz / lz));
+  s.alpha = alpha;
+  s.inv_diag = 1.0 / (alpha + 2.0 * (s.cx + s.cy + s.cz));
+  return s;
+}
+
+/// \brief The value of u at a point that solves its row of A u = f from its neighbours.
+KOKKOS_INLINE_FUNCTION double multigrid_point(double west, double east, double south, double north,
+                                              double down, double up, double f,
+                                              const MultigridStencil& s) {
+  return ((west + east) * s.cx + (south + north) * s.cy + (down + up) * s.cz + f) * s.inv_diag;
+}
+
+/// \brief f - A u at one point.
+KOKKOS_INLINE_FUNCTION double multigrid_residual(double west, double east, double south,
+                                                 double north, double down, double up,
+                                                 double centre, double f,
+                                                 const MultigridStencil& s) {
+  const double laplacian = (west + east - 2.0 * centre) * s.cx +
+                           (south + north - 2.0 * centre) * s.cy +
+                           (down + up - 2.0 * centre) * s.cz;
+  return (f + laplacian) - s.alpha * centre;
+}
+
+/// \brief u = the point's solution from its neighbours (one colour of a red-black sweep).
+struct MultigridGaussSeidel {
+  FieldAccessor<double> u;
+  FieldAccessor<const double> f;
+  MultigridStencil s;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    u(i, j, k) = multigrid_point(u(i - 1, j, k), u(i + 1, j, k), u(i, j - 1, k), u(i, j + 1, k),
+                                 u(i, j, k - 1), u(i, j, k + 1), f(i, j, k), s);
+  }
+};
+
+/// \brief v = u + omega (point solution - u): one weighted Jacobi sweep into v.
+struct MultigridJacobi {
+  FieldAccessor<const double> u;
+  FieldAccessor<double> v;
+  FieldAccessor<const double> f;
+  MultigridStencil s;
+  double omega;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    const double point =
+        multigrid_point(u(i - 1, j, k), u(i + 1, j, k), u(i, j - 1, k), u(i, j + 1, k),
+                        u(i, j, k - 1), u(i, j, k + 1), f(i, j, k), s);
+    v(i, j, k) = u(i, j, k) + omega * (point - u(i, j, k));
+  }
+};
+
+/// \brief to = from.
+struct MultigridCopy {
+  FieldAccessor<const double> from;
+  FieldAccessor<double> to;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const { to(i, j, k) = from(i, j, k); }
+};
+
+/// \brief r = f - A u.
+struct MultigridResidual {
+  FieldAccessor<const double> u, f;
+  FieldAccessor<double> r;
+  MultigridStencil s;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    r(i, j, k) = multigrid_residual(u(i - 1, j, k), u(i + 1, j, k), u(i, j - 1, k), u(i, j + 1, k),
+                                    u(i, j, k - 1), u(i, j, k + 1), u(i, j, k), f(i, j, k), s);
+  }
+};
+
+/// \brief max |f - A u| (a NaN counts as infinite: a max would drop it).
+struct MultigridResidualNorm {
+  FieldAccessor<const double> u, f;
+  MultigridStencil s;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k, ReductionArray<double, 1>& v) const {
+    const double r =
+        multigrid_residual(u(i - 1, j, k), u(i + 1, j, k), u(i, j - 1, k), u(i, j + 1, k),
+                           u(i, j, k - 1), u(i, j, k + 1), u(i, j, k), f(i, j, k), s);
+    const double a = r == r ? (r < 0 ? -r : r) : math::infinity();
+    v[0] = a > v[0] ? a : v[0];
+  }
+};
+
+} // namespace hcart::impl

@@ -1,0 +1,344 @@
+// hcart::Multigrid: set-up, the smoothers, the cycles and full multigrid
+// (hcart/solvers/Multigrid.hpp).
+#include <hcart/core/Collective.hpp>
+#include <hcart/core/Error.hpp>
+#include <hcart/grid/ColouredLoops.hpp>
+#include <hcart/grid/LevelTransfers.hpp>
+#include <hcart/grid/Loops.hpp>
+#include <hcart/grid/Reductions.hpp>
+#include <hcart/halo/HaloExchanger.hpp>
+#include <hcart/halo/PhysicalBoundaries.hpp>
+#include <hcart/impl/solvers/MultigridKernels.hpp>
+#include <hcart/solvers/Multigrid.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace hcart {
+
+namespace {
+
+// The damping of the weighted Jacobi smoother: the best smoothing factor of the 7-point
+// Laplacian (5/7).
+constexpr double kJacobiOmega = 6.0 / 7.0;
+
+// A timer region when the solver has timers.
+class Scope {
+public:
+  Scope(Timers* timers, std::string name) : m_timers(timers), m_name(std::move(name)) {
+    if (m_timers != nullptr) m_timers->start(m_name);
+  }
+  ~Scope() {
+    if (m_timers != nullptr) m_timers->stop(m_name);
+  }
+  Scope(const Scope&) = delete;
+  Scope& operator=(const Scope&) = delete;
+
+private:
+  Timers* m_timers;
+  std::string m_name;
+};
+
+const char* side_text(int side) {
+  static const char* const names[] = {"x_low", "x_high", "y_low", "y_high", "z_low", "z_high"};
+  return names[side];
+}
+
+} // namespace
+
+struct Multigrid::Level {
+  const Grid* grid = nullptr; // null where this rank does not hold the level
+  Field<double> u, f, r, v;
+  impl::MultigridStencil stencil;
+  std::unique_ptr<HaloExchanger> halo;       // Faces for the smoother, Full per binding
+  std::unique_ptr<PhysicalBoundaries> walls; // cell-centred: the ghosts of the conditions
+  HaloBinding u_faces, u_full, r_full;
+};
+
+Multigrid::Multigrid(const GridHierarchy& levels, const MultigridOptions& options, Timers* timers)
+    : m_hierarchy(levels), m_options(options), m_timers(timers) {
+  agree_on_errors(levels.decomposition(0).comm(), [&] { check_options(); });
+  set_up();
+}
+
+Multigrid::~Multigrid() = default;
+
+void Multigrid::check_options() const {
+  const MultigridOptions& o = m_options;
+  const GridSpec& spec = m_hierarchy.decomposition(0).spec();
+  const bool vertex = m_hierarchy.options().centering == LevelCentering::Vertex;
+  HCART_REQUIRE(o.alpha >= 0 && std::isfinite(o.alpha),
+                "hcart::Multigrid: alpha = " << o.alpha << ", expected a finite value >= 0");
+  HCART_REQUIRE(o.beta > 0 && std::isfinite(o.beta),
+                "hcart::Multigrid: beta = " << o.beta << ", expected a finite value > 0");
+  for (int d = 0; d < 3; ++d) {
+    HCART_REQUIRE(o.length[d] > 0 && std::isfinite(o.length[d]),
+                  "hcart::Multigrid: length[" << d << "] = " << o.length[d]
+                                              << ", expected a finite length > 0");
+    HCART_REQUIRE(!(vertex && spec.periodic[d]),
+                  "hcart::Multigrid: direction "
+                      << d
+                      << " is periodic and the hierarchy vertex-centred; "
+                         "a periodic problem needs cell-centred levels");
+  }
+  HCART_REQUIRE(o.pre_smooth >= 0 && o.post_smooth >= 0 && o.coarse_sweeps >= 0,
+                "hcart::Multigrid: sweeps pre " << o.pre_smooth << ", post " << o.post_smooth
+                                                << ", coarse " << o.coarse_sweeps
+                                                << ", expected counts >= 0");
+  bool dirichlet = false;
+  for (int side = 0; side < 6; ++side) {
+    const bool periodic = spec.periodic[side / 2];
+    const bool neumann = o.boundary[side] == MultigridBoundary::Neumann;
+    HCART_REQUIRE(!(neumann && periodic), "hcart::Multigrid: boundary "
+                                              << side_text(side)
+                                              << " = Neumann on a periodic side, expected none");
+    HCART_REQUIRE(!(neumann && vertex), "hcart::Multigrid: boundary "
+                                            << side_text(side)
+                                            << " = Neumann with vertex-centred levels, expected "
+                                               "Dirichlet (Neumann needs cell-centred levels)");
+    dirichlet = dirichlet || (!periodic && !neumann);
+  }
+  HCART_REQUIRE(dirichlet || o.alpha > 0,
+                "hcart::Multigrid: alpha = 0 and no Dirichlet side: the problem is singular "
+                "(a constant solves it with f = 0), and its null space is not handled yet; "
+                "expected alpha > 0 or a Dirichlet side");
+}
+
+std::string Multigrid::region(int l, const char* what) const {
+  return "mg level " + std::to_string(l) + " " + what;
+}
+
+void Multigrid::set_up() {
+  const bool vertex = m_hierarchy.options().centering == LevelCentering::Vertex;
+  m_levels.resize(static_cast<std::size_t>(m_hierarchy.size()));
+  for (int l = 0; l < m_hierarchy.size(); ++l) {
+    auto level = std::make_unique<Level>();
+    if (m_hierarchy.holds(l)) {
+      const Grid& grid = m_hierarchy.grid(l);
+      level->grid = &grid;
+      const auto n = grid.global_size();
+      const double extra = vertex ? 1.0 : 0.0; // intervals: n + 1 between boundary points
+      level->stencil = impl::multigrid_stencil(
+          m_options.alpha, m_options.beta, static_cast<double>(n[0]) + extra,
+          static_cast<double>(n[1]) + extra, static_cast<double>(n[2]) + extra, m_options.length[0],
+          m_options.length[1], m_options.length[2]);
+      level->u = grid.make_field<double>("mg u");
+      level->f = grid.make_field<double>("mg f");
+      level->r = grid.make_field<double>("mg r");
+      if (m_options.smoother == MultigridSmoother::Jacobi)
+        level->v = grid.make_field<double>("mg v");
+      level->halo = std::make_unique<HaloExchanger>(grid, HaloMode::Faces);
+      level->u_faces = level->halo->bind(level->u);
+      level->u_full = level->halo->bind(HaloMode::Full, level->u);
+      level->r_full = level->halo->bind(HaloMode::Full, level->r);
+      if (!vertex) level->walls = std::make_unique<PhysicalBoundaries>(grid, HaloMode::Full);
+    }
+    m_levels[static_cast<std::size_t>(l)] = std::move(level);
+  }
+  fence("mg_setup");
+}
+
+const Field<double>& Multigrid::solution() const {
+  return m_levels.front()->u;
+}
+
+const Field<double>& Multigrid::rhs() const {
+  return m_levels.front()->f;
+}
+
+// Cell-centred: the ghosts behind the physical sides from the conditions (after an
+// exchange); vertex-centred levels keep their boundary points.
+void Multigrid::boundaries(int l, const Field<double>& field) const {
+  const Level& level = *m_levels[static_cast<std::size_t>(l)];
+  if (!level.walls) return;
+  SideConditions conditions; // periodic sides keep the default
+  for (int side = 0; side < 6; ++side) {
+    if (!level.walls->applicable(static_cast<Side>(side))) continue;
+    conditions[static_cast<std::size_t>(side)] =
+        m_options.boundary[side] == MultigridBoundary::Neumann
+            ? BoundaryCondition::reflecting()
+            : BoundaryCondition::reflecting_odd();
+  }
+  level.walls->apply(field, conditions);
+}
+
+long Multigrid::coarse_sweeps() const {
+  if (m_options.coarse_sweeps > 0) return m_options.coarse_sweeps;
+  const auto n = m_hierarchy.global_size(m_hierarchy.size() - 1);
+  return 4 * (std::max({n[0], n[1], n[2]}) + 1);
+}
+
+void Multigrid::smooth(int l, long sweeps) {
+  Level& level = *m_levels[static_cast<std::size_t>(l)];
+  const Grid& grid = *level.grid;
+  const Box owned = grid.owned_box();
+  for (long s = 0; s < sweeps; ++s) {
+    if (m_options.smoother == MultigridSmoother::RedBlack) {
+      for (int colour = 0; colour < 2; ++colour) {
+        {
+          Scope scope(m_timers, region(l, "halo"));
+          level.u_faces.exchange();
+          boundaries(l, level.u);
+        }
+        Scope scope(m_timers, region(l, "smooth"));
+        for_each_coloured_cell(
+            "mg_gauss_seidel", grid, owned, colour,
+            impl::MultigridGaussSeidel{accessor(level.u), accessor(level.f), level.stencil});
+      }
+    } else {
+      {
+        Scope scope(m_timers, region(l, "halo"));
+        level.u_faces.exchange();
+        boundaries(l, level.u);
+      }
+      Scope scope(m_timers, region(l, "smooth"));
+      for_each_cell("mg_jacobi", owned,
+                    impl::MultigridJacobi{accessor(level.u), accessor(level.v), accessor(level.f),
+                                          level.stencil, kJacobiOmega});
+      // Back into u (its bindings and the transfers keep one allocation).
+      for_each_cell("mg_copy", owned, impl::MultigridCopy{accessor(level.v), accessor(level.u)});
+    }
+  }
+  fence("mg_smooth");
+}
+
+void Multigrid::residual(int l) {
+  Level& level = *m_levels[static_cast<std::size_t>(l)];
+  {
+    Scope scope(m_timers, region(l, "halo"));
+    level.u_faces.exchange();
+    boundaries(l, level.u);
+  }
+  Scope scope(m_timers, region(l, "residual"));
+  for_each_cell("mg_residual", level.grid->owned_box(),
+                impl::MultigridResidual{accessor(level.u), accessor(level.f), accessor(level.r),
+                                        level.stencil});
+  fence("mg_residual");
+}
+
+// Level l's r restricted into level l + 1's f, whose u starts at zero (ranks of level l).
+void Multigrid::restrict_residual(int l) {
+  Level& level = *m_levels[static_cast<std::size_t>(l)];
+  Level& below = *m_levels[static_cast<std::size_t>(l + 1)];
+  {
+    // Full weighting reads the residual's neighbours across ranks, edges and corners too.
+    Scope scope(m_timers, region(l, "halo"));
+    level.r_full.exchange();
+  }
+  Scope scope(m_timers, region(l + 1, "restrict"));
+  if (below.grid != nullptr) Kokkos::deep_copy(below.u, 0.0);
+  restrict_cells(m_hierarchy, l + 1, level.r, below.f);
+}
+
+// Level l + 1's u (a correction) interpolated and added to level l's (ranks of level l).
+void Multigrid::add_correction(int l) {
+  Level& level = *m_levels[static_cast<std::size_t>(l)];
+  Level& below = *m_levels[static_cast<std::size_t>(l + 1)];
+  if (below.grid != nullptr) {
+    Scope scope(m_timers, region(l + 1, "halo"));
+    below.u_full.exchange();
+    boundaries(l + 1, below.u);
+  }
+  Scope scope(m_timers, region(l + 1, "prolong"));
+  prolong_cells(m_hierarchy, l + 1, below.u, level.u);
+}
+
+void Multigrid::cycle_on(int l, MultigridCycle kind) {
+  if (l == m_hierarchy.size() - 1) {
+    smooth(l, coarse_sweeps());
+    return;
+  }
+  smooth(l, m_options.pre_smooth);
+  residual(l);
+  restrict_residual(l);
+  if (m_levels[static_cast<std::size_t>(l + 1)]->grid != nullptr) {
+    cycle_on(l + 1, kind);
+    // An F-cycle follows its F-cycle on the level below with a V-cycle there.
+    if (kind == MultigridCycle::F && l + 1 < m_hierarchy.size() - 1)
+      cycle_on(l + 1, MultigridCycle::V);
+  }
+  add_correction(l);
+  smooth(l, m_options.post_smooth);
+}
+
+void Multigrid::cycle() {
+  cycle_on(0, m_options.cycle);
+}
+
+void Multigrid::full_multigrid(int cycles_per_level) {
+  HCART_CHECK(cycles_per_level >= 1, "hcart::Multigrid::full_multigrid: cycles_per_level "
+                                         << cycles_per_level << ", expected at least 1");
+  const int coarsest = m_hierarchy.size() - 1;
+  // The residual of the current solution down every level: level l + 1's f is level l's
+  // residual (l = 0) or f (below), restricted.
+  residual(0);
+  restrict_residual(0);
+  for (int l = 1; l < coarsest && m_levels[static_cast<std::size_t>(l)]->grid != nullptr; ++l) {
+    Level& level = *m_levels[static_cast<std::size_t>(l)];
+    Kokkos::deep_copy(level.r, level.f);
+    restrict_residual(l);
+  }
+  // The coarsest correction, then each level's from the one below, up to level 1.
+  if (m_levels[static_cast<std::size_t>(coarsest)]->grid != nullptr)
+    cycle_on(coarsest, m_options.cycle);
+  for (int l = coarsest - 1; l >= 1; --l) {
+    Level& level = *m_levels[static_cast<std::size_t>(l)];
+    if (level.grid == nullptr) continue;
+    Kokkos::deep_copy(level.u, 0.0);
+    add_correction(l);
+    for (int c = 0; c < cycles_per_level; ++c)
+      cycle_on(l, m_options.cycle);
+  }
+  // Level 0: the correction added to the solution, then cycles on the problem itself.
+  if (coarsest > 0) add_correction(0);
+  for (int c = 0; c < cycles_per_level; ++c)
+    cycle();
+}
+
+double Multigrid::residual_norm() {
+  Level& top = *m_levels.front();
+  {
+    Scope scope(m_timers, region(0, "halo"));
+    top.u_faces.exchange();
+    boundaries(0, top.u);
+  }
+  Scope scope(m_timers, "residual");
+  ReductionArray<double, 1> norm{};
+  reduce_cells("mg_norm", top.grid->owned_box(),
+               impl::MultigridResidualNorm{accessor(top.u), accessor(top.f), top.stencil},
+               Maxima<double, 1>(norm));
+  max_over_ranks(top.grid->decomposition().comm(), norm);
+  if (!std::isfinite(norm[0])) {
+    Error error("hcart::Multigrid: the solution is no longer finite (a value overflowed or "
+                "became NaN: check the right-hand side, the boundary values and the first "
+                "guess)");
+    error.set_collective(true);
+    throw error;
+  }
+  return norm[0];
+}
+
+MultigridResult Multigrid::solve(double tolerance, long max_cycles) {
+  MultigridResult result;
+  result.initial_residual = residual_norm();
+  result.residual = result.initial_residual;
+  const double target = tolerance * result.initial_residual;
+  while (result.cycles < max_cycles && !(result.residual <= target)) {
+    cycle();
+    ++result.cycles;
+    result.residual = residual_norm();
+  }
+  result.converged = result.residual <= target;
+  return result;
+}
+
+HaloCounters Multigrid::halo_counters() const {
+  HaloCounters sum = m_levels.front()->halo->counters();
+  for (std::size_t l = 1; l < m_levels.size(); ++l) {
+    if (m_levels[l]->halo) sum += m_levels[l]->halo->counters();
+  }
+  return sum;
+}
+
+} // namespace hcart
