@@ -40,11 +40,6 @@ private:
   std::string m_name;
 };
 
-const char* side_text(int side) {
-  static const char* const names[] = {"x_low", "x_high", "y_low", "y_high", "z_low", "z_high"};
-  return names[side];
-}
-
 } // namespace
 
 struct Multigrid::Level {
@@ -53,6 +48,7 @@ struct Multigrid::Level {
   impl::MultigridStencil stencil;
   std::unique_ptr<HaloExchanger> halo;       // Faces for the smoother, Full per binding
   std::unique_ptr<PhysicalBoundaries> walls; // cell-centred: the ghosts of the conditions
+  SideConditions conditions;                 // for `walls`; periodic sides keep the default
   HaloBinding u_faces, u_full, r_full;
 };
 
@@ -91,10 +87,10 @@ void Multigrid::check_options() const {
     const bool periodic = spec.periodic[side / 2];
     const bool neumann = o.boundary[side] == MultigridBoundary::Neumann;
     HCART_REQUIRE(!(neumann && periodic), "hcart::Multigrid: boundary "
-                                              << side_text(side)
+                                              << side_name(static_cast<Side>(side))
                                               << " = Neumann on a periodic side, expected none");
     HCART_REQUIRE(!(neumann && vertex), "hcart::Multigrid: boundary "
-                                            << side_text(side)
+                                            << side_name(static_cast<Side>(side))
                                             << " = Neumann with vertex-centred levels, expected "
                                                "Dirichlet (Neumann needs cell-centred levels)");
     dirichlet = dirichlet || (!periodic && !neumann);
@@ -132,7 +128,16 @@ void Multigrid::set_up() {
       level->u_faces = level->halo->bind(level->u);
       level->u_full = level->halo->bind(HaloMode::Full, level->u);
       level->r_full = level->halo->bind(HaloMode::Full, level->r);
-      if (!vertex) level->walls = std::make_unique<PhysicalBoundaries>(grid, HaloMode::Full);
+      if (!vertex) {
+        level->walls = std::make_unique<PhysicalBoundaries>(grid, HaloMode::Full);
+        for (int side = 0; side < 6; ++side) {
+          if (!level->walls->applicable(static_cast<Side>(side))) continue;
+          level->conditions[static_cast<std::size_t>(side)] =
+              m_options.boundary[side] == MultigridBoundary::Neumann
+                  ? BoundaryCondition::reflecting()
+                  : BoundaryCondition::reflecting_odd();
+        }
+      }
     }
     m_levels[static_cast<std::size_t>(l)] = std::move(level);
   }
@@ -151,16 +156,7 @@ const Field<double>& Multigrid::rhs() const {
 // exchange); vertex-centred levels keep their boundary points.
 void Multigrid::boundaries(int l, const Field<double>& field) const {
   const Level& level = *m_levels[static_cast<std::size_t>(l)];
-  if (!level.walls) return;
-  SideConditions conditions; // periodic sides keep the default
-  for (int side = 0; side < 6; ++side) {
-    if (!level.walls->applicable(static_cast<Side>(side))) continue;
-    conditions[static_cast<std::size_t>(side)] =
-        m_options.boundary[side] == MultigridBoundary::Neumann
-            ? BoundaryCondition::reflecting()
-            : BoundaryCondition::reflecting_odd();
-  }
-  level.walls->apply(field, conditions);
+  if (level.walls) level.walls->apply(field, level.conditions);
 }
 
 long Multigrid::coarse_sweeps() const {
