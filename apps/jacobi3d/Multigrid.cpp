@@ -94,7 +94,8 @@ double Multigrid::residual_norm() {
   try {
     return m_solver.residual_norm();
   } catch (const Error& e) {
-    // Thrown on every rank at once (a collective maximum): the run's own words.
+    // The solver's non-finite norm, thrown on every rank at once: in the run's own words.
+    if (!e.collective()) throw;
     Error error("the solution is no longer finite at cycle " + std::to_string(m_cycle) +
                 " (a value overflowed or became NaN; check [jacobi] boundary_values and the "
                 "restart file)");

@@ -19,9 +19,7 @@
 #include <hcart/solvers/Multigrid.hpp>
 
 #include <functional>
-#include <memory>
 #include <string>
-#include <vector>
 
 namespace hcart::jacobi {
 

@@ -13,7 +13,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
+#include <string>
+#include <utility>
 
 namespace hcart {
 
