@@ -5,8 +5,11 @@
     /usr/bin/python3 docs/zeus_check.py sedov DIR            # shock radius, total energy
     /usr/bin/python3 docs/zeus_check.py sine DIR             # L1 vs the initial sine, mass
     /usr/bin/python3 docs/zeus_check.py noh DIR              # post-shock density, shock position
+    /usr/bin/python3 docs/zeus_check.py sphere DIR           # potential vs a uniform sphere's
+    /usr/bin/python3 docs/zeus_check.py jeans DIR            # growth rate of the Jeans wave
+    /usr/bin/python3 docs/zeus_check.py collapse DIR         # central density vs free fall
 
-DIR is a run's [output] directory; the newest zeus_*.h5 in it is read. Needs Debian's
+DIR is a run's [output] directory; the newest zeus_*.h5 in it is read (jeans: all of them). Needs Debian's
 python3-h5py and python3-numpy; run with /usr/bin/python3.
 """
 import argparse
@@ -61,9 +64,56 @@ def sod_density(x, t, g=1.4, left=(1.0, 1.0), right=(0.125, 0.1)):
     return out
 
 
+def gravity_checks(check, directory, f):
+    """Self-gravity's problems (G, sizes and densities of inputs/zeus/{collapse,jeans}.toml)."""
+    d = f["fields/density"][:]
+    t = float(f.attrs["time"])
+    n = d.shape[0]
+    if check == "sphere":
+        # The potential the last step started from, against a uniform sphere's (density 1,
+        # radius 0.25, centred, G = 1); the medium of 1e-4 adds about 1e-4 of it.
+        phi = f["fields/potential"][:]
+        c = (np.arange(n) + 0.5) / n - 0.5
+        x, y, z = np.meshgrid(c, c, c, indexing="ij")
+        r = np.sqrt(x * x + y * y + z * z)
+        big_r = 0.25
+        exact = np.where(r < big_r, -2 * np.pi * (big_r ** 2 - r * r / 3), -4 * np.pi * big_r ** 3 / (3 * r))
+        error = np.abs(phi - exact).max() / np.abs(exact).max()
+        print(f"zeus_check sphere: {n}^3, max |phi - exact| / max |exact| = {error:.2e}, "
+              f"phi at the centre {phi[n // 2 - 1:n // 2 + 1, n // 2 - 1:n // 2 + 1, n // 2 - 1:n // 2 + 1].mean():.5f} "
+              f"(exact {-2 * np.pi * big_r ** 2:.5f} at r = 0)")
+        return
+    if check == "collapse":
+        t_ff = np.sqrt(3 * np.pi / 32)
+        lo, hi = 0.0, 1.0
+        for _ in range(100):
+            x = 0.5 * (lo + hi)
+            tau = 2 / np.pi * (np.sqrt(x * (1 - x)) + np.arccos(np.sqrt(x)))
+            lo, hi = (x, hi) if tau > t / t_ff else (lo, x)
+        x = 0.5 * (lo + hi)
+        centre = d[n // 2 - 1:n // 2 + 1, n // 2 - 1:n // 2 + 1, n // 2 - 1:n // 2 + 1].mean()
+        print(f"zeus_check collapse: {n}^3, t = {t:g} = {t / t_ff:.3f} t_ff, central density {centre:.3f}, "
+              f"free fall {1 / x ** 3:.3f} ({100 * (centre * x ** 3 - 1):+.1f}%)")
+        return
+    # Jeans: the wave's amplitude in every file, its growth rate by least squares on ln A.
+    times, amplitudes = [], []
+    for name in sorted(glob.glob(directory + "/zeus_*.h5")):
+        with h5py.File(name, "r") as g:
+            profile = g["fields/density"][:].mean(axis=(1, 2))
+            x = (np.arange(len(profile)) + 0.5) / len(profile)
+            times.append(float(g.attrs["time"]))
+            amplitudes.append(2 * ((profile / profile.mean() - 1) * np.cos(2 * np.pi * x)).mean())
+    times, amplitudes = np.array(times), np.array(amplitudes)
+    keep = times >= 0.1 * times.max()  # past the first steps
+    rate = np.polyfit(times[keep], np.log(amplitudes[keep]), 1)[0]
+    print(f"zeus_check jeans: {len(times)} files to t = {times.max():g}, amplitude {amplitudes[0]:.3e} -> "
+          f"{amplitudes[-1]:.3e}, growth rate {rate:.4f} against omega = 2 pi = {2 * np.pi:.4f} "
+          f"({100 * (rate / (2 * np.pi) - 1):+.2f}%)")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("check", choices=["sod", "sedov", "sine", "noh"])
+    parser.add_argument("check", choices=["sod", "sedov", "sine", "noh", "sphere", "jeans", "collapse"])
     parser.add_argument("directory")
     parser.add_argument("--axis", type=int, default=0, help="direction of the Sod tube")
     args = parser.parse_args()
@@ -74,6 +124,9 @@ def main():
         bad = int((~np.isfinite(f["fields/" + name][:])).sum())
         if bad:
             sys.exit(f"zeus_check: error: {name} has {bad} values that are NaN or infinite")
+    if args.check in ("sphere", "jeans", "collapse"):
+        gravity_checks(args.check, args.directory, f)
+        return
     if args.check in ("sod", "sine"):
         axis = args.axis
         profile = d.mean(axis=tuple(a for a in range(3) if a != axis))

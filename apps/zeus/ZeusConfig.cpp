@@ -11,6 +11,46 @@ namespace hcart::zeus {
 
 namespace {
 const char* faces[6] = {"x_lower", "x_upper", "y_lower", "y_upper", "z_lower", "z_upper"};
+
+// [gravity]: the boundary against the hydro boundaries, and the spec's blocks made to nest
+// for the multigrid levels.
+void read_gravity(const Deck& deck, Config& c) {
+  GravitySettings& g = c.settings.gravity;
+  g.enabled = deck.boolean("gravity", "enabled");
+  g.constant = deck.real("gravity", "constant");
+  g.boundary = deck.string("gravity", "boundary") == "periodic" ? GravityBoundary::Periodic
+                                                                : GravityBoundary::Isolated;
+  g.tolerance = deck.real("gravity", "tolerance");
+  g.max_cycles = static_cast<long>(deck.integer("gravity", "max_cycles"));
+  if (!g.enabled) return;
+  const bool periodic = g.boundary == GravityBoundary::Periodic;
+  for (int f = 0; f < 6; ++f) {
+    const bool side_periodic = c.settings.boundary[f] == Boundary::Periodic;
+    HCART_REQUIRE(side_periodic == periodic,
+                  deck.where("gravity", "boundary")
+                      << ": [gravity] boundary = \"" << (periodic ? "periodic" : "isolated")
+                      << "\" with [boundary] " << faces[f] << " = \""
+                      << deck.string("boundary", faces[f]) << "\", expected "
+                      << (periodic ? "every hydro boundary periodic"
+                                   : "no periodic hydro boundary (or [gravity] boundary = "
+                                     "\"periodic\" with all of them periodic)"));
+  }
+  const HierarchyOptions h = gravity_hierarchy();
+  const int levels = hierarchy_levels(c.spec, h);
+  HCART_REQUIRE(levels >= 3, deck.where("mesh", "size")
+                                 << ": [mesh] size = [" << c.spec.global_size[0] << ", "
+                                 << c.spec.global_size[1] << ", " << c.spec.global_size[2]
+                                 << "] gives self-gravity's multigrid " << levels
+                                 << " level(s), expected sizes that halve at least twice "
+                                    "(multiples of 4)");
+  c.spec = nested_spec(c.spec, h);
+}
+} // namespace
+
+HierarchyOptions gravity_hierarchy() {
+  HierarchyOptions h;       // cell-centred, every direction halved down to 2 cells
+  h.halo_width = {1, 1, 1}; // the solver's stencil, not the hydro's 3
+  return h;
 }
 
 DeckSchema schema() {
@@ -47,8 +87,10 @@ DeckSchema schema() {
       .at_least(1);
   s.add("hydro", "heat_dissipation", DeckType::Boolean, "true",
         "turn the kinetic energy lost in momentum advection into heat (false: classic ZEUS)");
-  s.add("problem", "name", DeckType::String, "\"sod\"", "sod, sedov, noh or advection")
-      .one_of({"sod", "sedov", "noh", "advection"});
+  s.add("problem", "name", DeckType::String, "\"sod\"",
+        "sod, sedov, noh, advection, sphere (a uniform sphere at rest) or jeans (a growing "
+        "wave)")
+      .one_of({"sod", "sedov", "noh", "advection", "sphere", "jeans"});
   s.add("problem", "direction", DeckType::String, "\"x\"",
         "direction of the Sod tube or the Noh flow")
       .one_of({"x", "y", "z"});
@@ -82,6 +124,31 @@ DeckSchema schema() {
   s.add("problem", "bump_shape", DeckType::String, "\"gaussian\"",
         "advection: gaussian (3D) or sine (one period along x)")
       .one_of({"gaussian", "sine"});
+  s.add("problem", "sphere_radius", DeckType::Real, "0.25",
+        "sphere: radius of the uniform sphere, centred in the domain")
+      .above(0);
+  s.add("problem", "sphere_density", DeckType::Real, "1.0",
+        "sphere: density inside it ([problem] density outside)")
+      .above(0);
+  s.add("problem", "jeans_amplitude", DeckType::Real, "1e-4",
+        "jeans: relative amplitude of the density wave (one wavelength along x)")
+      .at_least(0)
+      .at_most(0.5);
+  s.add("gravity", "enabled", DeckType::Boolean, "false",
+        "self-gravity: the potential of the gas, solved by multigrid every step");
+  s.add("gravity", "constant", DeckType::Real, "1.0", "the gravitational constant G").above(0);
+  s.add("gravity", "boundary", DeckType::String, "\"isolated\"",
+        "isolated (the mass in the domain alone: no periodic hydro boundary) or periodic "
+        "(every hydro boundary periodic; the mean density taken out)")
+      .one_of({"isolated", "periodic"});
+  s.add("gravity", "tolerance", DeckType::Real, "1e-10",
+        "the solve ends when the residual's maximum has fallen by this factor")
+      .above(0)
+      .at_most(0.5);
+  s.add("gravity", "max_cycles", DeckType::Integer, "30",
+        "V-cycles at most per solve (more is an error)")
+      .at_least(1)
+      .at_most(1000);
   apps::add_output_keys(s, "steps",
                         "write the fields every this many steps (the final state is always "
                         "written); 0: only the final state");
@@ -130,10 +197,12 @@ Config read_config(const Deck& deck) {
   s.dt_growth = deck.real("hydro", "dt_growth");
   s.heat_dissipation = deck.boolean("hydro", "heat_dissipation");
   const std::string name = deck.string("problem", "name");
-  s.problem = name == "sod"     ? Problem::Sod
-              : name == "sedov" ? Problem::Sedov
-              : name == "noh"   ? Problem::Noh
-                                : Problem::Advection;
+  s.problem = name == "sod"      ? Problem::Sod
+              : name == "sedov"  ? Problem::Sedov
+              : name == "noh"    ? Problem::Noh
+              : name == "sphere" ? Problem::Sphere
+              : name == "jeans"  ? Problem::Jeans
+                                 : Problem::Advection;
   s.direction = deck.string("problem", "direction")[0] - 'x';
   const auto left = deck.reals("problem", "sod_left"), right = deck.reals("problem", "sod_right");
   s.sod_left = {left[0], left[1]};
@@ -148,8 +217,12 @@ Config read_config(const Deck& deck) {
   s.bump_amplitude = deck.real("problem", "bump_amplitude");
   s.bump_width = deck.real("problem", "bump_width");
   s.bump_shape = deck.string("problem", "bump_shape");
+  s.sphere_radius = deck.real("problem", "sphere_radius");
+  s.sphere_density = deck.real("problem", "sphere_density");
+  s.jeans_amplitude = deck.real("problem", "jeans_amplitude");
   s.progress_seconds = deck.real("output", "progress_seconds");
   c.output = apps::read_output(deck);
+  read_gravity(deck, c);
   if (s.problem == Problem::Sedov) {
     // The blast must cover a few zones to start symmetric.
     double widest = 0;

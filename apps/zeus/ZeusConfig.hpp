@@ -4,6 +4,7 @@
 #include "AppDeck.hpp"
 
 #include <hcart/grid/Decomposition.hpp>
+#include <hcart/grid/GridHierarchy.hpp>
 #include <hcart/grid/GridSpec.hpp>
 #include <hcart/io/Deck.hpp>
 
@@ -13,7 +14,22 @@
 namespace hcart::zeus {
 
 enum class Boundary { Reflecting, Outflow, Periodic };
-enum class Problem { Sod, Sedov, Noh, Advection };
+enum class Problem { Sod, Sedov, Noh, Advection, Sphere, Jeans };
+
+/// \brief Where self-gravity's potential meets the domain's sides.
+enum class GravityBoundary {
+  Isolated, ///< the potential of the mass in the domain alone (a multipole expansion)
+  Periodic  ///< periodic with the mean density taken out (the "Jeans swindle")
+};
+
+/// \brief Self-gravity ([gravity]): Delta phi = 4 pi G rho solved by multigrid every step.
+struct GravitySettings {
+  bool enabled = false;
+  double constant = 1.0; ///< G
+  GravityBoundary boundary = GravityBoundary::Isolated;
+  double tolerance = 1e-10; ///< max |f - A phi| reduced by this factor from phi = 0
+  long max_cycles = 30;
+};
 
 struct Settings {
   std::array<double, 3> lower{{0, 0, 0}}, upper{{1, 1, 1}};
@@ -38,6 +54,10 @@ struct Settings {
   std::array<double, 3> velocity{{1, 0, 0}}; ///< advection velocity
   double bump_amplitude = 0.5, bump_width = 0.1;
   std::string bump_shape = "gaussian"; ///< or "sine" (along x)
+  double sphere_radius = 0.25;         ///< sphere: radius, centred in the domain
+  double sphere_density = 1.0;         ///< sphere: density inside (density outside)
+  double jeans_amplitude = 1e-4;       ///< Jeans: relative density amplitude (along x)
+  GravitySettings gravity;
   double progress_seconds = 5.0;
 };
 
@@ -47,8 +67,12 @@ using Config = apps::AppConfig<Settings>;
 
 /// \brief Every key the hydro solver accepts.
 DeckSchema schema();
-/// \brief Settings from a validated deck. \throws hcart::InputError for combinations the
-/// schema cannot express (periodic on one side only, upper <= lower), naming the keys.
+/// \brief The levels of self-gravity's multigrid: cell-centred, halving every direction.
+HierarchyOptions gravity_hierarchy();
+/// \brief Settings from a validated deck; with self-gravity the spec's blocks nest for its
+/// multigrid levels (hcart::nested_spec). \throws hcart::InputError for combinations the
+/// schema cannot express (periodic on one side only, upper <= lower, a gravity boundary the
+/// hydro boundaries do not match, a mesh too small for multigrid), naming the keys.
 Config read_config(const Deck& deck);
 
 } // namespace hcart::zeus

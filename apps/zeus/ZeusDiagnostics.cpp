@@ -1,5 +1,6 @@
 // The ZEUS solver's diagnostics: the CFL time step and the totals of mass and energy.
 #include "ZeusDiagnosticsKernels.hpp"
+#include "ZeusGravity.hpp"
 #include "ZeusSolver.hpp"
 
 #include <hcart/core/Error.hpp>
@@ -20,7 +21,9 @@ double Solver::time_step() {
                                       {m_dx[0], m_dx[1], m_dx[2]},
                                       std::min({m_dx[0], m_dx[1], m_dx[2]}),
                                       m_s.gamma,
-                                      m_s.q_quadratic};
+                                      m_s.q_quadratic,
+                                      m_gravity ? m_gravity->potential() : m_d,
+                                      m_gravity != nullptr};
   double worst = 0;
   reduce_zones("zeus_dt", owned_box(), layout(), kernel, Kokkos::Max<double>(worst));
   double global = 0;

@@ -1,4 +1,5 @@
 // The ZEUS solver's output: field files (HDF5 + XDMF, zone-centred) and checkpoints.
+#include "ZeusGravity.hpp"
 #include "ZeusSolver.hpp"
 
 namespace hcart::zeus {
@@ -13,13 +14,16 @@ std::vector<NamedField> Solver::named_fields() const {
 
 std::string Solver::write_output() {
   auto scope = m_timers.region("io");
+  std::vector<NamedField> fields = named_fields();
+  // The potential of the density written (solved at the end of every step).
+  if (m_gravity) fields.emplace_back("potential", m_gravity->potential());
   XdmfGeometry geometry;
   geometry.centering = XdmfCentering::Cell;
   for (int a = 0; a < 3; ++a) {
     geometry.origin[a] = m_s.lower[a];
     geometry.spacing[a] = m_dx[a];
   }
-  return m_files.write_output(named_fields(), m_time, m_steps, geometry);
+  return m_files.write_output(fields, m_time, m_steps, geometry);
 }
 
 std::string Solver::write_checkpoint() {

@@ -32,6 +32,10 @@ void Solver::initialise() {
   init.bump_amplitude = m_s.bump_amplitude;
   init.bump_width = m_s.bump_width;
   init.gm1 = m_s.gamma - 1.0;
+  init.sphere_radius = m_s.sphere_radius;
+  init.sphere_density = m_s.sphere_density;
+  init.jeans_amplitude = m_s.jeans_amplitude;
+  init.gravity_constant = m_s.gravity.enabled ? m_s.gravity.constant : 0.0;
   init.r0 = std::max(m_s.sedov_radius, 1.5 * std::max({m_dx[0], m_dx[1], m_dx[2]}));
   init.direction = m_s.direction;
   init.problem = m_s.problem;

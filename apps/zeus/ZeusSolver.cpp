@@ -3,6 +3,7 @@
 #include "ZeusSolver.hpp"
 
 #include "AppTimers.hpp"
+#include "ZeusGravity.hpp"
 
 #include <hcart/core/MpiCheck.hpp>
 #include <hcart/core/Timers.hpp>
@@ -33,6 +34,18 @@ Solver::Solver(const Grid& grid, const Settings& settings, Timers& timers, const
   initialise();
   if (!output.restart.empty()) restart_from(output.restart);
   refresh();
+  if (m_s.gravity.enabled) {
+    m_gravity = std::make_unique<Gravity>(grid, m_s, timers);
+    solve_gravity();
+  }
+}
+
+Solver::~Solver() = default;
+
+void Solver::solve_gravity() {
+  if (!m_gravity || m_potential_step == m_steps) return;
+  m_gravity->solve(m_d);
+  m_potential_step = m_steps;
 }
 
 void Solver::refresh() {
@@ -42,15 +55,22 @@ void Solver::refresh() {
 }
 
 double Solver::step() {
+  solve_gravity(); // the last step's closing solve, kept (or the initial state's)
   const double dt = time_step();
-  source(dt);
+  source(dt); // with gravity's opening half kick
   // Directional splitting, the order alternating xyz / zyx from step to step.
   for (int s = 0; s < 3; ++s)
     transport(m_steps % 2 == 0 ? s : 2 - s, dt);
-  refresh();
   m_time += dt;
   m_dt = dt;
   ++m_steps;
+  if (m_gravity) {
+    // The closing half kick, with the potential of the density the step ended with
+    // (kick-drift-kick: second order in time for the gravitational acceleration).
+    solve_gravity();
+    gravity_kick(0.5 * dt);
+  }
+  refresh();
   return dt;
 }
 

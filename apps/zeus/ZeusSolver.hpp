@@ -1,15 +1,15 @@
 // The ZEUS-like hydrodynamics solver (docs/zeus.md): density d and internal energy density
 // e at zone centres, velocities v[a] on the low faces of the zones in direction a; each step
-// a source step (pressure gradient, von Neumann-Richtmyer viscosity with its heating,
-// compressional heating) and a directionally split transport step (van Leer upwind
-// interpolation with time averaging, consistent advection of mass, energy and momenta on
-// staggered control volumes; sweep order alternating xyz / zyx; the kinetic energy that
-// momentum advection destroys turned into heat unless heat_dissipation is off), with the
-// CFL time step.
+// a source step (pressure gradient, self-gravity where enabled, von Neumann-Richtmyer
+// viscosity with its heating, compressional heating) and a directionally split transport step (van
+// Leer upwind interpolation with time averaging, consistent advection of mass, energy and momenta
+// on staggered control volumes; sweep order alternating xyz / zyx; the kinetic energy that momentum
+// advection destroys turned into heat unless heat_dissipation is off), with the CFL time step.
 // Every update is local, so results are bitwise the same on any number of ranks.
 //
 // The solver in files by concept: ZeusProblem.cpp (initial states, restart),
 // ZeusBoundaries.cpp (physical boundaries), ZeusSource.cpp (the source step),
+// ZeusGravity.cpp (self-gravity's potential),
 // ZeusTransport.cpp (the transport step), ZeusDiagnostics.cpp (time step, totals),
 // ZeusOutput.cpp (field files, checkpoints), ZeusSolver.cpp (the run loop), and, for the
 // program, ZeusReport.cpp (a run's report and compare mode's table); the kernels of
@@ -27,8 +27,11 @@
 #include <hcart/halo/PhysicalBoundaries.hpp>
 
 #include <functional>
+#include <memory>
 
 namespace hcart::zeus {
+
+class Gravity; // ZeusGravity.hpp
 
 /// The names of the hydro fields in field files and checkpoints, in the solver's order.
 inline constexpr const char* field_names[5] = {"density", "energy", "velocity_x", "velocity_y",
@@ -49,6 +52,9 @@ class Solver {
 public:
   /// \brief Sets up the problem's initial state (or continues from output.restart).
   Solver(const Grid& grid, const Settings& settings, Timers& timers, const Output& output = {});
+  ~Solver();
+  Solver(const Solver&) = delete;
+  Solver& operator=(const Solver&) = delete;
 
   /// \brief Steps until t_end or max_steps; writes outputs and checkpoints as configured
   /// and the final state.
@@ -62,6 +68,10 @@ public:
   double time() const noexcept { return m_time; }
   long steps() const noexcept { return m_steps; }
   const HaloExchanger& halo() const noexcept { return m_halo; }
+  /// \brief Self-gravity (null unless [gravity] enabled): its potential is the one of the
+  /// current density (each step kicks the velocities by half its dt with the potential of the
+  /// density it starts from, and by the other half with the one it ends with).
+  const Gravity* gravity() const noexcept { return m_gravity.get(); }
   const Grid& grid() const noexcept { return m_grid; }
   std::array<double, 3> spacing() const noexcept { return m_dx; }
   /// \brief Total mass over all ranks.
@@ -83,11 +93,13 @@ private:
   void source(double dt);
   void transport(int a, double dt);
   void after_step();
+  void solve_gravity();         // the potential of the density now, once per step
+  void gravity_kick(double dt); // the face velocities accelerated by -grad phi over dt
   // The sum of kernel(c, sum) over the owned zones of all ranks (c: a zone's linear
   // offset), times the zone volume.
   template <class Kernel>
   double integral(const char* label, const Kernel& kernel) const;
-  std::vector<NamedField> named_fields() const;
+  std::vector<NamedField> named_fields() const; // the state (checkpoints)
   // How the fields are laid out (all alike: one grid), and the steps of one zone per
   // direction in them.
   ConstCells layout() const { return ConstCells(m_d); }
@@ -107,9 +119,11 @@ private:
   HaloExchanger m_halo;
   PhysicalBoundaries m_bc;
   HaloTimes m_accounted;
+  std::unique_ptr<Gravity> m_gravity;
   double m_time = 0, m_dt = 0;
   long m_steps = 0;
-  apps::RunFiles m_files; // the field series and the checkpoints
+  long m_potential_step = -1; // the step whose starting density the potential is of
+  apps::RunFiles m_files;     // the field series and the checkpoints
 };
 
 } // namespace hcart::zeus

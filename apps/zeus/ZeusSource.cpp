@@ -1,5 +1,7 @@
-// The ZEUS solver's source step: pressure gradient, artificial viscosity with its heating,
-// and compressional heating, with halo refreshes between them.
+// The ZEUS solver's source step: pressure gradient and self-gravity, artificial viscosity
+// with its heating, and compressional heating, with halo refreshes between them.
+#include "ZeusGravity.hpp"
+#include "ZeusGravityKernels.hpp"
 #include "ZeusSolver.hpp"
 #include "ZeusSourceKernels.hpp"
 
@@ -17,6 +19,9 @@ void Solver::source(double dt) {
       for_zones("zeus_pressure", owned, layout(),
                 PressureGradient{m_v[a], m_d, m_e, s[a], dt, m_dx[a], gamma});
     }
+    // Self-gravity's opening half kick, with the potential of the step's starting density
+    // (the closing one is Solver::step's).
+    if (m_gravity) gravity_kick(0.5 * dt);
   }
   refresh();
   {
@@ -38,6 +43,14 @@ void Solver::source(double dt) {
     auto scope = m_timers.region("compute");
     for_zones("zeus_compression", owned, layout(),
               CompressionalHeating{m_e, {m_v[0], m_v[1], m_v[2]}, s, dx, dt, gamma});
+  }
+}
+
+void Solver::gravity_kick(double dt) {
+  const Offsets s = offsets();
+  for (int a = 0; a < 3; ++a) {
+    for_zones("zeus_gravity_kick", owned_box(), layout(),
+              GravityAcceleration{m_v[a], m_gravity->potential(), s[a], dt, m_dx[a]});
   }
 }
 

@@ -38,6 +38,7 @@
 #include <hcart/grid/LevelTransfers.hpp>
 #include <hcart/grid/Loops.hpp>
 #include <hcart/grid/Reductions.hpp>
+#include <hcart/grid/ReproducibleSums.hpp>
 #include <hcart/halo/HaloExchanger.hpp>
 #include <hcart/halo/PhysicalBoundaries.hpp>
 #include <hcart/io/Deck.hpp>

@@ -161,7 +161,7 @@ GridHierarchy::GridHierarchy(const Decomposition& fine, const HierarchyOptions& 
   Level& top = *m_levels.front();
   top.size = fine.spec().global_size;
   top.decomp = &fine;
-  top.grid = std::make_unique<Grid>(fine);
+  top.grid = make_grid(fine);
   top.ranks = fine.size();
   // Each level from the one above, on the ranks that hold that one (errors agreed there,
   // then on every rank).
@@ -208,6 +208,14 @@ GridHierarchy::GridHierarchy(const Decomposition& fine, const HierarchyOptions& 
 
 GridHierarchy::~GridHierarchy() = default;
 
+std::unique_ptr<Grid> GridHierarchy::make_grid(const Decomposition& decomp) const {
+  std::array<int, 3> halo = decomp.spec().halo_width;
+  for (int d = 0; d < 3; ++d) {
+    if (m_options.halo_width[d] >= 0) halo[d] = m_options.halo_width[d];
+  }
+  return std::make_unique<Grid>(decomp, halo);
+}
+
 void GridHierarchy::build(int l) {
   const Level& above = *m_levels[static_cast<std::size_t>(l - 1)];
   Level& level = *m_levels[static_cast<std::size_t>(l)];
@@ -250,7 +258,7 @@ void GridHierarchy::build(int l) {
   if (group <= 1) {
     level.own = std::move(pieces);
     level.decomp = level.own.get();
-    level.grid = std::make_unique<Grid>(*level.decomp);
+    level.grid = make_grid(*level.decomp);
     level.ranks = level.decomp->size();
     return;
   }
@@ -282,8 +290,8 @@ void GridHierarchy::build(int l) {
   }
   level.choice = std::move(choice);
   level.pieces = std::move(pieces);
-  level.pieces_grid = std::make_unique<Grid>(*level.pieces);
-  if (level.decomp != nullptr) level.grid = std::make_unique<Grid>(*level.decomp);
+  level.pieces_grid = make_grid(*level.pieces);
+  if (level.decomp != nullptr) level.grid = make_grid(*level.decomp);
 }
 
 namespace {

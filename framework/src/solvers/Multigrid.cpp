@@ -6,6 +6,7 @@
 #include <hcart/grid/LevelTransfers.hpp>
 #include <hcart/grid/Loops.hpp>
 #include <hcart/grid/Reductions.hpp>
+#include <hcart/grid/ReproducibleSums.hpp>
 #include <hcart/halo/HaloExchanger.hpp>
 #include <hcart/halo/PhysicalBoundaries.hpp>
 #include <hcart/impl/solvers/MultigridKernels.hpp>
@@ -56,6 +57,7 @@ struct Multigrid::Level {
 Multigrid::Multigrid(const GridHierarchy& levels, const MultigridOptions& options, Timers* timers)
     : m_hierarchy(levels), m_options(options), m_timers(timers) {
   agree_on_errors(levels.decomposition(0).comm(), [&] { check_options(); });
+  m_singular = singular();
   set_up();
 }
 
@@ -83,7 +85,6 @@ void Multigrid::check_options() const {
                 "hcart::Multigrid: sweeps pre " << o.pre_smooth << ", post " << o.post_smooth
                                                 << ", coarse " << o.coarse_sweeps
                                                 << ", expected counts >= 0");
-  bool dirichlet = false;
   for (int side = 0; side < 6; ++side) {
     const bool periodic = spec.periodic[side / 2];
     const bool neumann = o.boundary[side] == MultigridBoundary::Neumann;
@@ -94,12 +95,31 @@ void Multigrid::check_options() const {
                                             << side_name(static_cast<Side>(side))
                                             << " = Neumann with vertex-centred levels, expected "
                                                "Dirichlet (Neumann needs cell-centred levels)");
-    dirichlet = dirichlet || (!periodic && !neumann);
   }
-  HCART_REQUIRE(dirichlet || o.alpha > 0,
-                "hcart::Multigrid: alpha = 0 and no Dirichlet side: the problem is singular "
-                "(a constant solves it with f = 0), and its null space is not handled yet; "
-                "expected alpha > 0 or a Dirichlet side");
+}
+
+bool Multigrid::singular() const {
+  const GridSpec& spec = m_hierarchy.decomposition(0).spec();
+  if (m_options.alpha > 0) return false;
+  for (int side = 0; side < 6; ++side) {
+    if (!spec.periodic[side / 2] && m_options.boundary[side] == MultigridBoundary::Dirichlet)
+      return false;
+  }
+  return true;
+}
+
+// The mean of level 0's field over the owned cells of all ranks, taken out (a sum that is
+// the same bits on every decomposition).
+void Multigrid::remove_mean(const Field<double>& field) {
+  const Grid& grid = *m_levels.front()->grid;
+  const auto n = grid.global_size();
+  Scope scope(m_timers, "mean");
+  const auto sum = reproducible_sums<1>(grid.decomposition().comm(), "mg_mean", grid.owned_box(),
+                                        impl::MultigridValue{accessor(field)});
+  const double mean =
+      sum[0] / (static_cast<double>(n[0]) * static_cast<double>(n[1]) * static_cast<double>(n[2]));
+  for_each_cell("mg_shift", grid.owned_box(), impl::MultigridShift{accessor(field), mean});
+  fence("mg_shift");
 }
 
 std::string Multigrid::region(int l, const char* what) const {
@@ -266,6 +286,7 @@ void Multigrid::cycle() {
 void Multigrid::full_multigrid(int cycles_per_level) {
   HCART_CHECK(cycles_per_level >= 1, "hcart::Multigrid::full_multigrid: cycles_per_level "
                                          << cycles_per_level << ", expected at least 1");
+  if (m_singular) remove_mean(rhs());
   const int coarsest = m_hierarchy.size() - 1;
   // The residual of the current solution down every level: level l + 1's f is level l's
   // residual (l = 0) or f (below), restricted.
@@ -291,6 +312,7 @@ void Multigrid::full_multigrid(int cycles_per_level) {
   if (coarsest > 0) add_correction(0);
   for (int c = 0; c < cycles_per_level; ++c)
     cycle();
+  if (m_singular) remove_mean(solution());
 }
 
 double Multigrid::residual_norm() {
@@ -318,6 +340,7 @@ double Multigrid::residual_norm() {
 
 MultigridResult Multigrid::solve(double tolerance, long max_cycles) {
   MultigridResult result;
+  if (m_singular) remove_mean(rhs());
   result.initial_residual = residual_norm();
   result.residual = result.initial_residual;
   const double target = tolerance * result.initial_residual;
@@ -327,6 +350,7 @@ MultigridResult Multigrid::solve(double tolerance, long max_cycles) {
     result.residual = residual_norm();
   }
   result.converged = result.residual <= target;
+  if (m_singular) remove_mean(solution());
   return result;
 }
 

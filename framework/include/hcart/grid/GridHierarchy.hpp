@@ -73,6 +73,10 @@ struct HierarchyOptions {
   std::int64_t agglomerate_below = 512;
   /// Which ranks keep it (Stride: every k-th rank, for comparison).
   AgglomerationRule agglomeration = AgglomerationRule::Machine;
+  /// Halo layers of every level's grids per direction; -1: the spec's. A multigrid reads one
+  /// layer: an application whose own stencil is wider (ZEUS's 3) gives 1 here, and its coarse
+  /// levels may then hold blocks narrower than its own halo.
+  std::array<int, 3> halo_width{{-1, -1, -1}};
 };
 
 /// \brief The number of levels `options` give for `spec` (levels = 0 resolved).
@@ -104,7 +108,7 @@ void require_nested(const Decomposition& fine, const Decomposition& coarse,
 class GridHierarchy {
 public:
   /// \brief The levels of `fine` (which must outlive the hierarchy), collective over
-  /// fine.comm(). Grids have the spec's halo widths.
+  /// fine.comm(). Grids have the spec's halo widths, or options.halo_width's.
   /// \throws hcart::InputError (on every rank) for options the spec cannot take, or blocks
   /// that do not nest (the message names the level, the direction and the sizes).
   GridHierarchy(const Decomposition& fine, const HierarchyOptions& options = {});
@@ -169,6 +173,7 @@ private:
                 const unsigned char* from, std::array<int, 3> from_extent, unsigned char* to,
                 std::array<int, 3> to_extent) const;
   void build(int level);
+  std::unique_ptr<Grid> make_grid(const Decomposition& decomp) const;
 
   const Decomposition* m_fine;
   HierarchyOptions m_options;

@@ -22,8 +22,13 @@
 //   - vertex-centred: Dirichlet; the values are level 0's halo of solution(), which the
 //     caller fills once (zero by default) and the solver never writes; coarse levels carry
 //     the corrections, zero on the boundary.
-// A problem without a Dirichlet side and alpha = 0 is singular; its null space is not
-// handled yet, and the constructor says so.
+// A problem without a Dirichlet side and alpha = 0 (periodic and Neumann sides only) is
+// singular: A u = f has a solution only when f sums to zero over the cells, and then any
+// constant may be added to it. solve() and full_multigrid() take f's mean out of rhs() first
+// (what the continuum's compatibility condition asks; a self-gravity code's "Jeans swindle")
+// and the mean of the solution out at the end, so u sums to zero; each mean is a sum that is
+// the same bits on every decomposition (hcart/grid/ReproducibleSums.hpp). cycle() alone takes
+// neither out.
 //
 // A cycle on level l: `pre_smooth` sweeps (red-black Gauss-Seidel, or weighted Jacobi with
 // omega = 6/7), the residual restricted to level l + 1 (LevelTransfers.hpp: full weighting
@@ -38,7 +43,8 @@
 // solution, the residuals and the cycle counts are bitwise the same on every rank count,
 // strategy and agglomeration rule, on every backend (one kernel source for Serial, OpenMP and
 // CUDA). Timers, when given, get one region per level and kind: "mg level L halo", "... smooth",
-// "... residual", "... restrict", "... prolong", and "residual" for the norm.
+// "... residual", "... restrict", "... prolong", "residual" for the norm and "mean" for a
+// singular problem's means.
 #pragma once
 
 #include <hcart/core/Timers.hpp>
@@ -98,8 +104,7 @@ public:
   /// the ranks of level 0); u and f start at zero. `timers` (optional) must outlive this.
   /// \throws hcart::InputError (on every rank) for options the hierarchy cannot take: alpha <
   /// 0 or beta <= 0, a length <= 0, Neumann on a periodic side or vertex-centred, a periodic
-  /// direction vertex-centred, a singular problem (no Dirichlet side and alpha = 0), or a
-  /// negative sweep count.
+  /// direction vertex-centred, or a negative sweep count.
   explicit Multigrid(const GridHierarchy& levels, const MultigridOptions& options = {},
                      Timers* timers = nullptr);
   ~Multigrid();
@@ -124,8 +129,11 @@ public:
   /// \throws hcart::Error (on every rank) when it is not finite (NaN or infinity).
   double residual_norm();
   /// \brief Cycles until max |f - A u| <= tolerance times its value before the first, or
-  /// `max_cycles` of them (collective).
+  /// `max_cycles` of them (collective). A singular problem's f and u have their means taken
+  /// out (above).
   MultigridResult solve(double tolerance, long max_cycles);
+  /// \brief True for alpha = 0 without a Dirichlet side (the null space: the constants).
+  bool is_singular() const noexcept { return m_singular; }
 
   const GridHierarchy& hierarchy() const noexcept { return m_hierarchy; }
   const MultigridOptions& options() const noexcept { return m_options; }
@@ -135,6 +143,8 @@ public:
 private:
   struct Level;
   void check_options() const;
+  bool singular() const;
+  void remove_mean(const Field<double>& field);
   void set_up();
   void boundaries(int l, const Field<double>& field) const;
   void smooth(int l, long sweeps);
@@ -149,6 +159,7 @@ private:
   MultigridOptions m_options;
   Timers* m_timers;
   std::vector<std::unique_ptr<Level>> m_levels;
+  bool m_singular = false;
 };
 
 } // namespace hcart

@@ -80,6 +80,21 @@ struct MultigridCopy {
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const { to(i, j, k) = from(i, j, k); }
 };
 
+/// \brief u -= shift (a singular problem's mean taken out).
+struct MultigridShift {
+  FieldAccessor<double> u;
+  double shift;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const { u(i, j, k) -= shift; }
+};
+
+/// \brief A cell's value, the addend of a reproducible sum (hcart/grid/ReproducibleSums.hpp).
+struct MultigridValue {
+  FieldAccessor<const double> u;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k, ReductionArray<double, 1>& x) const {
+    x[0] = u(i, j, k);
+  }
+};
+
 /// \brief r = f - A u.
 struct MultigridResidual {
   FieldAccessor<const double> u, f;
