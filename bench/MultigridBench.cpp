@@ -12,6 +12,11 @@
 //   hcart-mpiexec -n P build/bin/hcart-bench-multigrid --levels [--size 127]
 //     one V-cycle's time per level (the coarse levels' share) and the halo and agglomeration
 //     bytes per machine level, with agglomeration (machine and stride) and without.
+//   hcart-mpiexec -n P build/bin/hcart-bench-multigrid --fmg [--size 128] [--repeats 7]
+//     hcart::Multigrid on cell-centred levels, -Delta u = f with u = sin pi x sin pi y sin pi z
+//     on the unit cube (Dirichlet): full multigrid (one and two V-cycles a level) against
+//     V-cycles to 1e-10 of the first residual, from zero, in turn: time, unknowns per second
+//     and the error against the continuum's u.
 #include "BenchTiming.hpp"
 #include "Multigrid.hpp"
 #include "PoissonRhs.hpp"
@@ -247,6 +252,90 @@ hcart::GridSpec cube(long n) {
   return spec;
 }
 
+// --fmg: f = 3 pi^2 sin sin sin at the cell centres of level 0, and the error of u against it.
+constexpr double kPi = 3.14159265358979323846;
+struct SineRhs {
+  hcart::FieldAccessor<double> f;
+  long long offset[3];
+  double h;
+  KOKKOS_INLINE_FUNCTION double exact(int i, int j, int k) const {
+    return hcart::math::sin(kPi * (static_cast<double>(offset[0] + i) + 0.5) * h) *
+           hcart::math::sin(kPi * (static_cast<double>(offset[1] + j) + 0.5) * h) *
+           hcart::math::sin(kPi * (static_cast<double>(offset[2] + k) + 0.5) * h);
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    f(i, j, k) = 3 * kPi * kPi * exact(i, j, k);
+  }
+};
+struct SineError {
+  hcart::FieldAccessor<const double> u;
+  SineRhs at;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k,
+                                         hcart::ReductionArray<double, 1>& e) const {
+    const double d = hcart::math::fabs(u(i, j, k) - at.exact(i, j, k));
+    e[0] = d > e[0] ? d : e[0];
+  }
+};
+
+// Full multigrid against V-cycles to 1e-10, each from zero on a new solver, in turn.
+void compare_fmg(const hcart::Environment& env, long size, int repeats) {
+  hcart::HierarchyOptions h; // cell-centred, down to 2 cells
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, hcart::nested_spec(cube(size), h));
+  const hcart::GridHierarchy levels(decomp, h);
+  const hcart::Grid& grid = levels.grid(0);
+  struct Way {
+    const char* name;
+    int fmg_cycles; // 0: V-cycles to 1e-10
+    std::vector<double> seconds;
+    double error = 0;
+    long cycles = 0;
+  };
+  std::vector<Way> ways = {{"V-cycles to 1e-10", 0, {}},
+                           {"FMG, 1 V-cycle a level", 1, {}},
+                           {"FMG, 2 V-cycles a level", 2, {}}};
+  for (int r = 0; r < repeats; ++r) {
+    for (Way& way : ways) {
+      hcart::Multigrid mg(levels);
+      const SineRhs rhs{hcart::accessor(mg.rhs()),
+                        {grid.global_index(0, 0), grid.global_index(1, 0), grid.global_index(2, 0)},
+                        1.0 / static_cast<double>(size)};
+      hcart::for_each_cell("fmg rhs", grid.owned_box(), rhs);
+      hcart::fence("fmg rhs");
+      MPI_Barrier(MPI_COMM_WORLD);
+      const auto t0 = Clock::now();
+      if (way.fmg_cycles == 0) {
+        const hcart::MultigridResult result = mg.solve(1e-10, 50);
+        HCART_CHECK(result.converged, "the V-cycles did not converge in 50");
+        way.cycles = result.cycles;
+      } else {
+        mg.full_multigrid(way.fmg_cycles);
+        hcart::fence("fmg");
+      }
+      double t = seconds_since(t0);
+      MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      way.seconds.push_back(t);
+      hcart::ReductionArray<double, 1> e{};
+      hcart::reduce_cells("fmg error", grid.owned_box(),
+                          SineError{hcart::accessor(mg.solution()), rhs},
+                          hcart::Maxima<double, 1>(e));
+      hcart::max_over_ranks(MPI_COMM_WORLD, e);
+      way.error = e[0];
+    }
+  }
+  if (env.rank() == 0) {
+    const double unknowns = static_cast<double>(size) * size * size;
+    std::printf("%d ranks, %ld^3 cells, %d levels, %d repeats in turn; max |u - exact|:\n",
+                env.size(), size, levels.size(), repeats);
+    for (const Way& way : ways) {
+      const auto t = stats(way.seconds);
+      std::printf("  %-26s min %7.3f s  median %7.3f s  %6.2f M unknowns/s  error %.4e%s\n",
+                  way.name, t.min, t.median, unknowns / t.median / 1e6, way.error,
+                  way.fmg_cycles == 0 ? (" (" + std::to_string(way.cycles) + " cycles)").c_str()
+                                      : "");
+    }
+  }
+}
+
 } // namespace
 
 int main(int argc, char* argv[]) {
@@ -254,14 +343,19 @@ int main(int argc, char* argv[]) {
     CLI::App app{"Jacobi3D's multigrid benchmarks"};
     long size = 0;
     int repeats = 7;
-    bool plain = false, jacobi = false, levels_mode = false;
+    bool plain = false, jacobi = false, levels_mode = false, fmg = false;
     app.add_option("--size", size,
                    "unknowns per direction (2^k - 1; default 127, 63 with --jacobi)");
     app.add_option("--repeats", repeats)->capture_default_str();
     app.add_flag("--plain", plain, "a V-cycle against the plain serial multigrid");
     app.add_flag("--jacobi", jacobi, "time to solution against the Jacobi solver");
     app.add_flag("--levels", levels_mode, "a V-cycle per level, with and without agglomeration");
+    app.add_flag("--fmg", fmg, "full multigrid against V-cycles to 1e-10 (cell-centred, 128^3)");
     if (!hcart::parse_command_line(app, argc, argv, MPI_COMM_WORLD)) return 0;
+    if (fmg) {
+      compare_fmg(env, size == 0 ? 128 : size, repeats);
+      return 0;
+    }
     if (size == 0) size = jacobi ? 63 : 127;
     const bool root = env.rank() == 0;
     if (plain) {
