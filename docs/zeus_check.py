@@ -79,7 +79,8 @@ def gravity_checks(check, directory, f):
         big_r = 0.25
         exact = np.where(r < big_r, -2 * np.pi * (big_r ** 2 - r * r / 3), -4 * np.pi * big_r ** 3 / (3 * r))
         error = np.abs(phi - exact).max() / np.abs(exact).max()
-        print(f"zeus_check sphere: {n}^3, max |phi - exact| / max |exact| = {error:.2e}, "
+        mean = np.abs(phi - exact).mean() / np.abs(exact).max()
+        print(f"zeus_check sphere: {n}^3, mean |phi - exact| / max |exact| = {mean:.3e}, largest {error:.3e}, "
               f"phi at the centre {phi[n // 2 - 1:n // 2 + 1, n // 2 - 1:n // 2 + 1, n // 2 - 1:n // 2 + 1].mean():.5f} "
               f"(exact {-2 * np.pi * big_r ** 2:.5f} at r = 0)")
         return
