@@ -277,8 +277,10 @@ int main(int argc, char* argv[]) {
           for (const std::int64_t b : variant.halo->counters().bytes)
             variant.packed += b;
           variant.packed /= std::max<std::int64_t>(1, variant.halo->counters().exchanges);
-          variant.from = Kokkos::View<char*, hcart::MemorySpace>("copy_from", std::size_t(variant.packed));
-          variant.to = Kokkos::View<char*, hcart::MemorySpace>("copy_to", std::size_t(variant.packed));
+          variant.from =
+              Kokkos::View<char*, hcart::MemorySpace>("copy_from", std::size_t(variant.packed));
+          variant.to =
+              Kokkos::View<char*, hcart::MemorySpace>("copy_to", std::size_t(variant.packed));
           variant.host = Kokkos::View<char*, PinnedSpace>("copy_host", std::size_t(variant.packed));
           variants.push_back(std::move(variant));
         }
@@ -317,12 +319,14 @@ int main(int argc, char* argv[]) {
         std::printf("\n%-6s %-7s %9s %12s %14s %12s %9s %11s %14s\n", "mode", "staging", "MiB",
                     "exchange", "pack+unpack", "device copy", "ratio", "stage", "to host+back");
         for (const Variant& variant : variants) {
-          const auto e = stats(variant.exchange), pu = stats(variant.pack_unpack), st = stats(variant.stage),
-                     c = stats(variant.copy), rt = stats(variant.round_trip);
+          const auto e = stats(variant.exchange), pu = stats(variant.pack_unpack),
+                     st = stats(variant.stage), c = stats(variant.copy),
+                     rt = stats(variant.round_trip);
           std::printf("%-6s %-7s %9.2f %9.4f ms %11.4f ms %9.4f ms %9.2f %8.4f ms %11.4f ms\n",
-                      variant.name, variant.staging, static_cast<double>(variant.packed) / (1 << 20),
-                      e.median * 1e3, pu.median * 1e3, c.median * 1e3, pu.median / c.median,
-                      st.median * 1e3, rt.median * 1e3);
+                      variant.name, variant.staging,
+                      static_cast<double>(variant.packed) / (1 << 20), e.median * 1e3,
+                      pu.median * 1e3, c.median * 1e3, pu.median / c.median, st.median * 1e3,
+                      rt.median * 1e3);
         }
         std::printf("(medians of %d repeats of %d; ratio: pack + unpack / device copy of the "
                     "packed bytes; stage: copies between device and pinned buffers, against a "

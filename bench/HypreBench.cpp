@@ -17,6 +17,7 @@
 // largest value.
 #include "BenchTiming.hpp"
 #include "Multigrid.hpp"
+#include "PoissonMultigrid.hpp"
 #include "PoissonRhs.hpp"
 
 #include <hcart/app/CommandLine.hpp>
@@ -41,16 +42,6 @@ using hcart::bench::seconds_since;
   do {                                                                                             \
     if ((call) != 0) throw hcart::Error(std::string("hypre call failed: ") + #call);               \
   } while (false)
-
-hcart::jacobi::Settings hcart_poisson() {
-  hcart::jacobi::Settings s;
-  s.problem = hcart::jacobi::Problem::Poisson;
-  s.solver = hcart::jacobi::Settings::Method::Multigrid;
-  s.max_iterations = 100;
-  s.tolerance = 1e-10;
-  s.progress_seconds = 0;
-  return s;
-}
 
 // This rank's block as hypre's box: hypre's index (k, j, i) is hcart's (i, j, k), so that the
 // first index, hypre's fastest, is hcart's k.
@@ -224,7 +215,7 @@ int main(int argc, char* argv[]) {
     if (!hcart::parse_command_line(app, argc, argv, MPI_COMM_WORLD)) return 0;
     HYPRE_OK(HYPRE_Init());
     {
-      const hcart::jacobi::Settings settings = hcart_poisson();
+      const hcart::jacobi::Settings settings = hcart::bench::poisson_multigrid();
       const hcart::HierarchyOptions h = hcart::jacobi::hierarchy_options(settings.multigrid);
       hcart::GridSpec spec;
       spec.global_size = {size, size, size};

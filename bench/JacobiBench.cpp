@@ -280,8 +280,9 @@ int main(int argc, char* argv[]) {
         for (std::size_t l = 0; l < shapes.size(); ++l) {
           hcart::impl::set_device_launch(shapes[l]);
           Times& t = per_shape[l];
-          t.copy.push_back(kernel(
-              [&] { hcart::for_each_cell("copy", grid.with_halo_box(), CopyField{u, v}); }));
+          t.copy.push_back(kernel([&] {
+            hcart::for_each_cell("copy", grid.with_halo_box(), CopyField{u, v});
+          }));
           t.sweep_kernel.push_back(kernel([&] { hcart::for_each_cell("sweep", owned, into_v); }));
           t.iteration.push_back(timed([&] { solver.iterate(iterations); }));
           t.single.push_back(timed([&] { one_per_pass.iterate(iterations); }));
@@ -313,10 +314,11 @@ int main(int argc, char* argv[]) {
         std::printf("share of the copy roofline  min %8.1f %%   median %8.1f %%\n", f1.min * 100,
                     f1.median * 100);
         if (!hcart::host_execution) {
-          std::printf("\nper launch shape (for_each_cell; %% of the best copy's roofline, %.1f GB/s, "
-                      "at the min):\n%-22s %12s %18s %18s %18s\n",
-                      copied * 16 / best_copy / 1e9, "launch", "copy GB/s", "sweep kernel",
-                      "iteration", "one per pass");
+          std::printf(
+              "\nper launch shape (for_each_cell; %% of the best copy's roofline, %.1f GB/s, "
+              "at the min):\n%-22s %12s %18s %18s %18s\n",
+              copied * 16 / best_copy / 1e9, "launch", "copy GB/s", "sweep kernel", "iteration",
+              "one per pass");
           for (std::size_t l = 0; l < shapes.size(); ++l) {
             const auto c = stats(per_shape[l].copy), k = stats(per_shape[l].sweep_kernel),
                        it = stats(per_shape[l].iteration), one = stats(per_shape[l].single);

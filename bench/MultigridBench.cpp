@@ -19,6 +19,7 @@
 //     and the error against the continuum's u.
 #include "BenchTiming.hpp"
 #include "Multigrid.hpp"
+#include "PoissonMultigrid.hpp"
 #include "PoissonRhs.hpp"
 
 #include <hcart/app/CommandLine.hpp>
@@ -235,17 +236,6 @@ private:
   std::vector<PlainLevel> m_levels;
 };
 
-hcart::jacobi::Settings poisson_multigrid(long levels) {
-  hcart::jacobi::Settings s;
-  s.problem = hcart::jacobi::Problem::Poisson;
-  s.solver = hcart::jacobi::Settings::Method::Multigrid;
-  s.multigrid.levels = levels;
-  s.max_iterations = 1000;
-  s.tolerance = 1e-10;
-  s.progress_seconds = 0;
-  return s;
-}
-
 hcart::GridSpec cube(long n) {
   hcart::GridSpec spec;
   spec.global_size = {n, n, n};
@@ -360,7 +350,7 @@ int main(int argc, char* argv[]) {
     const bool root = env.rank() == 0;
     if (plain) {
       HCART_REQUIRE(env.size() == 1, "hcart-bench-multigrid --plain: 1 rank, not " << env.size());
-      const hcart::jacobi::Settings settings = poisson_multigrid(0);
+      const hcart::jacobi::Settings settings = hcart::bench::poisson_multigrid(0, 1000);
       const hcart::HierarchyOptions h = hcart::jacobi::hierarchy_options(settings.multigrid);
       const hcart::Decomposition decomp(MPI_COMM_WORLD, hcart::nested_spec(cube(size), h));
       const hcart::GridHierarchy levels(decomp, h);
@@ -471,7 +461,7 @@ int main(int argc, char* argv[]) {
                   kinds[3] / cycles_run * 1e3);
     }
     if (jacobi) {
-      const hcart::jacobi::Settings settings = poisson_multigrid(0);
+      const hcart::jacobi::Settings settings = hcart::bench::poisson_multigrid(0, 1000);
       const hcart::HierarchyOptions h = hcart::jacobi::hierarchy_options(settings.multigrid);
       const hcart::Decomposition decomp(MPI_COMM_WORLD, hcart::nested_spec(cube(size), h));
       const hcart::GridHierarchy levels(decomp, h);
@@ -533,7 +523,7 @@ int main(int argc, char* argv[]) {
             Mode{"agglomeration by stride",
                  hcart::jacobi::MultigridSettings::Agglomeration::Stride},
             Mode{"no agglomeration", hcart::jacobi::MultigridSettings::Agglomeration::None}}) {
-        hcart::jacobi::Settings settings = poisson_multigrid(0);
+        hcart::jacobi::Settings settings = hcart::bench::poisson_multigrid(0, 1000);
         settings.multigrid.agglomeration = mode.rule;
         // Without agglomeration every level keeps every rank: as many levels as they can
         // hold (one fewer after each InputError, which every rank sees).

@@ -21,6 +21,7 @@
 //     two in turn, the slowest rank's time.
 #include "BenchTiming.hpp"
 #include "Multigrid.hpp"
+#include "PoissonMultigrid.hpp"
 
 #include <hcart/app/CommandLine.hpp>
 #include <hcart/hcart.hpp>
@@ -112,19 +113,9 @@ PetscErrorCode poisson_rhs(KSP ksp, Vec b, void*) {
   return 0;
 }
 
-hcart::jacobi::Settings hcart_poisson() {
-  hcart::jacobi::Settings s;
-  s.problem = hcart::jacobi::Problem::Poisson;
-  s.solver = hcart::jacobi::Settings::Method::Multigrid;
-  s.max_iterations = 100;
-  s.tolerance = 1e-10;
-  s.progress_seconds = 0;
-  return s;
-}
-
 // hcart's multigrid against PETSc's PCMG, each to 1e-10 of its first residual, in turn.
 void compare_multigrid(const hcart::Environment& env, long size, int repeats) {
-  const hcart::jacobi::Settings settings = hcart_poisson();
+  const hcart::jacobi::Settings settings = hcart::bench::poisson_multigrid();
   const hcart::HierarchyOptions h = hcart::jacobi::hierarchy_options(settings.multigrid);
   hcart::GridSpec spec;
   spec.global_size = {size, size, size};
@@ -188,8 +179,8 @@ void compare_multigrid(const hcart::Environment& env, long size, int repeats) {
   if (env.rank() == 0) {
     auto show = [](const char* what, std::vector<double> v, const char* unit) {
       std::sort(v.begin(), v.end());
-      std::printf("%-44s min %8.3f %s  median %8.3f %s\n", what, v.front(), unit,
-                  v[v.size() / 2], unit);
+      std::printf("%-44s min %8.3f %s  median %8.3f %s\n", what, v.front(), unit, v[v.size() / 2],
+                  unit);
     };
     std::printf("%d ranks, %ld^3 unknowns, to 1e-10 of the first residual; %d repeats in turn\n",
                 env.size(), size, repeats);

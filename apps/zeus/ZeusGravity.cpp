@@ -70,15 +70,10 @@ void Gravity::solve(const Field<double>& density) {
   fence("zeus_gravity_copy");
   m_halo.exchange(m_phi);
   if (m_s.boundary == GravityBoundary::Isolated) {
-    ZoneGeometry g{};
+    const ZoneGeometry g = geometry(m_grid);
     Spacing half{};
-    for (int a = 0; a < 3; ++a) {
-      g.lower[a] = m_lower[a];
-      g.dx[a] = m_dx[a];
-      g.centre[a] = 0.5 * (m_lower[a] + m_upper[a]);
-      g.first[a] = m_grid.global_index(a, 0);
+    for (int a = 0; a < 3; ++a)
       half[a] = 0.5 * (m_upper[a] - m_lower[a]);
-    }
     Multipole phi{{}, m_s.constant};
     for (int c = 0; c < 10; ++c)
       phi.moments[c] = m_moments[static_cast<std::size_t>(c)];
@@ -89,17 +84,22 @@ void Gravity::solve(const Field<double>& density) {
   fence("zeus_gravity");
 }
 
-// The moments of the density (sums of the same bits on every decomposition), and the
-// boundary's potential folded into the zones beside each side.
-void Gravity::isolated_boundaries(const Field<double>& density) {
-  const Grid& top = m_levels.grid(0);
+ZoneGeometry Gravity::geometry(const Grid& grid) const {
   ZoneGeometry g{};
   for (int a = 0; a < 3; ++a) {
     g.lower[a] = m_lower[a];
     g.dx[a] = m_dx[a];
     g.centre[a] = 0.5 * (m_lower[a] + m_upper[a]);
-    g.first[a] = top.global_index(a, 0);
+    g.first[a] = grid.global_index(a, 0);
   }
+  return g;
+}
+
+// The moments of the density (sums of the same bits on every decomposition), and the
+// boundary's potential folded into the zones beside each side.
+void Gravity::isolated_boundaries(const Field<double>& density) {
+  const Grid& top = m_levels.grid(0);
+  const ZoneGeometry g = geometry(top);
   const auto moments = reproducible_sums<10>(
       top.decomposition().comm(), "zeus_gravity_moments", top.owned_box(),
       MassMoments{accessor(density), m_shift, g, m_dx[0] * m_dx[1] * m_dx[2]});

@@ -20,6 +20,7 @@
 #pragma once
 
 #include "ZeusConfig.hpp"
+#include "ZeusGravityKernels.hpp"
 
 #include <hcart/core/Timers.hpp>
 #include <hcart/grid/Field.hpp>
@@ -50,6 +51,8 @@ public:
 
 private:
   void isolated_boundaries(const Field<double>& density);
+  // Where `grid`'s zones are (the hydro grid or the solver's level 0: another halo).
+  ZoneGeometry geometry(const Grid& grid) const;
 
   const Grid& m_grid;
   GravitySettings m_s;
