@@ -70,16 +70,12 @@ void Gravity::solve(const Field<double>& density) {
   fence("zeus_gravity_copy");
   m_halo.exchange(m_phi);
   if (m_s.boundary == GravityBoundary::Isolated) {
-    const ZoneGeometry g = geometry(m_grid);
     Spacing half{};
     for (int a = 0; a < 3; ++a)
       half[a] = 0.5 * (m_upper[a] - m_lower[a]);
-    Multipole phi{{}, m_s.constant};
-    for (int c = 0; c < 10; ++c)
-      phi.moments[c] = m_moments[static_cast<std::size_t>(c)];
     m_bc.apply_rule(
         m_phi, {Side::x_low, Side::x_high, Side::y_low, Side::y_high, Side::z_low, Side::z_high},
-        IsolatedGhost{g, phi, half});
+        IsolatedGhost{geometry(m_grid), m_multipole, half});
   }
   fence("zeus_gravity");
 }
@@ -103,11 +99,9 @@ void Gravity::isolated_boundaries(const Field<double>& density) {
   const auto moments = reproducible_sums<10>(
       top.decomposition().comm(), "zeus_gravity_moments", top.owned_box(),
       MassMoments{accessor(density), m_shift, g, m_dx[0] * m_dx[1] * m_dx[2]});
-  Multipole phi{{}, m_s.constant};
-  for (int c = 0; c < 10; ++c) {
-    m_moments[static_cast<std::size_t>(c)] = moments[c];
-    phi.moments[c] = moments[c];
-  }
+  m_multipole.g = m_s.constant;
+  for (int c = 0; c < 10; ++c)
+    m_multipole.moments[c] = moments[c];
   const Box owned = top.owned_box();
   for (int a = 0; a < 3; ++a) {
     for (int side = 0; side < 2; ++side) {
@@ -118,10 +112,10 @@ void Gravity::isolated_boundaries(const Field<double>& density) {
       else
         layer.lo[a] = layer.hi[a] - 1;
       const double face = (side == 0 ? -0.5 : 0.5) * (m_upper[a] - m_lower[a]);
-      // One side after another: a corner zone takes each of its sides' terms.
+      // One side after another (kernels in order on one execution space): a corner zone
+      // takes each of its sides' terms.
       for_each_cell("zeus_gravity_isolated", layer,
-                    IsolatedRhs{accessor(m_mg.rhs()), g, phi, a, face});
-      fence("zeus_gravity_isolated");
+                    IsolatedRhs{accessor(m_mg.rhs()), g, m_multipole, a, face});
     }
   }
 }

@@ -63,8 +63,8 @@ private:
   Field<double> m_phi;
   HaloExchanger m_halo;
   PhysicalBoundaries m_bc;
-  Kokkos::Array<int, 3> m_shift{};    // level 0's local index + this = the hydro grid's
-  std::array<double, 10> m_moments{}; // of the last solve (isolated)
+  Kokkos::Array<int, 3> m_shift{}; // level 0's local index + this = the hydro grid's
+  Multipole m_multipole{};         // the last solve's expansion (isolated)
   long m_cycles = 0;
 };
 
