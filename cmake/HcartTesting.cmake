@@ -7,7 +7,13 @@
 #     One executable with the shared MPI test main (tests/harness), registered once per
 #     rank count as <name>.np<N> through the MPI launcher configuration
 #     (cmake/HcartMpiLauncher.cmake), label "mpi". Every MPI test has a timeout (default
-#     120 s) so that a deadlock fails instead of hanging CI.
+#     120 s) so that a deadlock fails instead of hanging CI. The rank counts pass through
+#     hcart_test_rank_counts.
+#   hcart_test_rank_counts(<out> <count>...)
+#     The rank counts a build runs: all of them, but in a sanitizer build not 3 or 5 to 7
+#     (1, 2 and 4 reach uneven blocks and 2-D process grids, 8 the 3-D ones; the others,
+#     under AddressSanitizer on a small machine, crowd its cores for no path those do not
+#     take; docs/testing.md, "CI"), unless that would leave none.
 #   hcart_mpi_program_test(<name> COMMAND ... [LABELS ...] [TIMEOUT s] [PROCESSORS n]
 #                          [EXPECT_OUTPUT regex])
 #     A test that runs an MPI program (directly or through a script), with the sanitizer
@@ -56,11 +62,23 @@ function(hcart_add_unit_test name)
                                            ENVIRONMENT "${HCART_SANITIZER_ENV_UNIT};${HCART_TEST_THREAD_ENV}")
 endfunction()
 
+function(hcart_test_rank_counts out)
+  set(counts ${ARGN})
+  if(HCART_ENABLE_SANITIZERS)
+    list(REMOVE_ITEM counts 3 5 6 7)
+    if(NOT counts)
+      set(counts ${ARGN})
+    endif()
+  endif()
+  set(${out} ${counts} PARENT_SCOPE)
+endfunction()
+
 function(hcart_add_mpi_test name)
   cmake_parse_arguments(T "" "TIMEOUT" "SOURCES;LIBRARIES;LABELS;NP;ARGS" ${ARGN})
   if(NOT T_NP)
     message(FATAL_ERROR "hcart_add_mpi_test(${name}): NP (the rank counts) is required")
   endif()
+  hcart_test_rank_counts(T_NP ${T_NP})
   hcart_test_timeout()
   add_executable(${name} ${T_SOURCES})
   target_link_libraries(${name} PRIVATE hcart_test_mpi_main ${T_LIBRARIES})
