@@ -17,7 +17,8 @@ ExchangeTiming exchange_timing(const HaloCounters& mine, double halo_seconds,
   double slowest = halo_seconds;
   HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &slowest, 1, MPI_DOUBLE, MPI_MAX, decomp.comm()));
   t.measured = t.exchanges > 0 ? slowest / static_cast<double>(t.exchanges) : 0.0;
-  // The run's counters per exchange (every exchange of a run sends the same).
+  // The run's counters per exchange: their average (a run whose exchanges differ, ZEUS's
+  // sweeps and source step, is predicted as that many average exchanges).
   const std::int64_t exchanges = std::max<std::int64_t>(1, mine.exchanges);
   std::vector<std::int64_t> bytes, messages;
   for (std::size_t l = 0; l < mine.bytes.size(); ++l) {

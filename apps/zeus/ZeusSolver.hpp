@@ -87,7 +87,10 @@ public:
 private:
   void initialise();
   void restart_from(const std::string& path);
-  void refresh(); // halo exchange and physical boundaries, all fields
+  // Halo exchange and physical boundaries of the five fields: the whole halo, or the layers
+  // the next kernels read (`mode`, `width`).
+  void refresh();
+  void refresh(HaloMode mode, HaloWidth width);
   void boundaries();
   double time_step();
   void source(double dt);

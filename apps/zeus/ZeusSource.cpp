@@ -23,7 +23,7 @@ void Solver::source(double dt) {
     // (the closing one is Solver::step's).
     if (m_gravity) gravity_kick(0.5 * dt);
   }
-  refresh();
+  refresh(HaloMode::Faces, HaloWidth{1}); // the next kernels read one layer across faces
   {
     // Artificial viscosity: new face velocities from the old ones, then viscous heating.
     auto scope = m_timers.region("compute");
@@ -37,7 +37,7 @@ void Solver::source(double dt) {
     for (int a = 0; a < 3; ++a)
       std::swap(m_v[a], m_vn[a]);
   }
-  refresh();
+  refresh(HaloMode::Faces, HaloWidth{1});
   {
     // Compressional heating, implicit and time-centred.
     auto scope = m_timers.region("compute");

@@ -6,7 +6,14 @@
 namespace hcart::zeus {
 
 void Solver::transport(int a, double dt) {
-  refresh();
+  // What the sweep reads: the whole halo along a (the upwind values of the fluxes one zone
+  // beyond the owned ones reach two more), one layer across it (the fluxes and new
+  // densities of the ring around the owned zones, which the momenta across a average), and
+  // the edges and corners between (HaloWidth per direction, Full mode): 10 of the 18 face
+  // layers of a whole Full exchange.
+  HaloWidth width{1, 1, 1};
+  width.layers[a] = 0;
+  refresh(HaloMode::Full, width);
   auto scope = m_timers.region("compute");
   const Offsets s = offsets();
   const long sa = s[a];

@@ -165,6 +165,13 @@ TEST(HaloExchanger, AWrongWidthPerCallIsAnErrorOnEveryRank) {
       EXPECT_TRUE(e.collective());
       EXPECT_NE(std::string(e.what()).find("width -1"), std::string::npos) << e.what();
     }
+    try {
+      halo.exchange(hcart::HaloWidth{3, -1, 1}, u);
+      ADD_FAILURE() << "expected an error for width {3, -1, 1}";
+    } catch (const hcart::InputError& e) {
+      EXPECT_TRUE(e.collective());
+      EXPECT_NE(std::string(e.what()).find("width {3, -1, 1}"), std::string::npos) << e.what();
+    }
     halo.exchange(hcart::HaloWidth{1}, u);
     // A rank with another width than the others, after an exchange all agreed on.
     if (hcart::test::world_size() > 1) {

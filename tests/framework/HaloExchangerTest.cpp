@@ -266,6 +266,33 @@ void run_config(const Config& c, const hcart::Decomposition& decomp, long& wrong
   exchange_fields(true);
   exchange_fields(false);
   EXPECT_EQ(halo.allocation_count(), allocations) << "widths met before allocate nothing";
+  // A width per direction (HaloWidth{x, y, z}, 0 the whole halo there): each direction its
+  // own layers, in Full mode the edges and corners as deep as the directions they join;
+  // bound or not.
+  for (const std::array<int, 3>& asked :
+       {std::array<int, 3>{3, 1, 2}, std::array<int, 3>{1, 0, 1}, std::array<int, 3>{2, 3, 0}}) {
+    const hcart::HaloWidth w{asked[0], asked[1], asked[2]};
+    std::array<int, 3> moved{};
+    for (int d = 0; d < 3; ++d)
+      moved[d] = asked[d] == 0 ? grid.halo_width()[d] : std::min(asked[d], grid.halo_width()[d]);
+    for (bool bound : {false, true}) {
+      for (int i = 0; i < c.fields; ++i)
+        fill(grid, f[i], i);
+      if (bound) {
+        hcart::HaloBinding b = c.fields == 1   ? halo.bind(w, f[0])
+                               : c.fields == 2 ? halo.bind(w, f[0], f[1])
+                                               : halo.bind(w, f[0], f[1], f[2]);
+        EXPECT_EQ(b.width(), w);
+        b.exchange();
+      } else {
+        if (c.fields == 1) halo.exchange(w, f[0]);
+        if (c.fields == 2) halo.exchange(w, f[0], f[1]);
+        if (c.fields == 3) halo.exchange(w, f[0], f[1], f[2]);
+      }
+      for (int i = 0; i < c.fields; ++i)
+        wrong += check(grid, f[i], i, c.mode, moved);
+    }
+  }
   // Directions (HaloDirections), per call and bound: each set fills its own directions'
   // cells (in Full mode the edges and corners between them) and no cell across another.
   const hcart::HaloDirections sets[7] = {{0}, {1}, {0, 1}, {2}, {0, 2}, {1, 2}, {0, 1, 2}};
@@ -636,7 +663,7 @@ TEST(HaloExchanger, TheModeChosenPerCallOrBinding) {
       fill(grid, u, 4);
       hcart::HaloBinding b = halo.bind(call, hcart::HaloWidth{1}, u);
       EXPECT_EQ(b.mode(), call);
-      EXPECT_EQ(b.layers(), 1);
+      EXPECT_EQ(b.width(), hcart::HaloWidth{1});
       b.exchange();
       EXPECT_EQ(check(grid, u, 4, call, one), 0);
     }

@@ -103,40 +103,36 @@ std::vector<int> CallPlan::first_peer_ranks() const {
 }
 
 CallPlans::CallPlans(const Grid& grid, const HaloOptions& options)
-    : m_grid(&grid), m_options(options) {
-  for (int d = 0; d < 3; ++d)
-    m_full_layers = std::max(m_full_layers, grid.block().halo_width[d]);
-  for (auto& plans : m_plans)
-    plans.resize(7 * (static_cast<std::size_t>(m_full_layers) + 1));
-}
+    : m_grid(&grid), m_options(options) {}
 
 std::size_t CallPlans::most_phases() const noexcept {
   return m_options.full_method == FullMethod::ThreePhase ? 3 : 1;
 }
 
-// Widths beyond the deepest halo share its plan. (Every width and set of directions of one
-// mode has as many phases: a direction left out has an empty one.)
+// Widths beyond the halo share its plan, as do a direction left out and a width of none
+// there. (Every width and set of directions of one mode has as many phases: a direction
+// left out has an empty one.)
 CallPlan& CallPlans::get(const HaloCall& call, std::size_t& allocations) {
-  const int layers = call.layers;
-  HCART_REQUIRE(layers >= 0,
-                "hcart::HaloExchanger: width " << layers << ", expected 0 (all) or more");
+  const std::array<int, 3>& layers = call.width.layers;
+  HCART_REQUIRE(*std::min_element(layers.begin(), layers.end()) >= 0,
+                "hcart::HaloExchanger: width " << to_string(call.width)
+                                               << ", expected 0 (all) or more in each direction");
   HCART_REQUIRE(call.directions.valid(),
                 "hcart::HaloExchanger: HaloDirections with a direction outside 0, 1, 2 (or "
                 "none), expected a list of directions 0 to 2");
   const Decomposition& decomp = m_grid->decomposition();
   const Block& block = m_grid->block();
-  const int index = layers == 0 ? m_full_layers : std::min(layers, m_full_layers);
-  auto& slot =
-      m_plans[call.mode == HaloMode::Faces ? 0 : 1]
-             [(call.directions.mask() - 1) * (static_cast<std::size_t>(m_full_layers) + 1) +
-              static_cast<std::size_t>(index)];
+  std::array<int, 3> width{};
+  for (int d = 0; d < 3; ++d) {
+    const int whole =
+        layers[d] == 0 ? block.halo_width[d] : std::min(layers[d], block.halo_width[d]);
+    width[d] = call.directions.has(d) ? whole : 0;
+  }
+  auto& slot = m_plans[{call.mode == HaloMode::Faces ? 0 : 1, width[0], width[1], width[2]}];
   if (slot) return *slot;
   auto made = std::make_unique<CallPlan>();
   made->mode = call.mode;
-  for (int d = 0; d < 3; ++d) {
-    const int whole = layers == 0 ? block.halo_width[d] : std::min(layers, block.halo_width[d]);
-    made->width[d] = call.directions.has(d) ? whole : 0;
-  }
+  made->width = width;
   made->plan = plan_halo(block, made->width, call.mode, m_options.full_method);
   for (const HaloPlan::Phase& phase : made->plan.phases) {
     std::vector<CallPlan::Peer> peers;

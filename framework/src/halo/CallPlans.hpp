@@ -14,6 +14,7 @@
 #include <hcart/impl/halo/HaloArguments.hpp>
 
 #include <array>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -53,10 +54,11 @@ struct CallPlan {
 class CallPlans {
 public:
   CallPlans(const Grid& grid, const HaloOptions& options);
-  /// \brief The plan of a call's mode, width (0: the whole halo; beyond the deepest halo:
-  /// it) and directions, made at its first use (counted in `allocations`). Local: its errors
-  /// are agreed by the caller. \throws hcart::InputError for a width below 0, or deeper than
-  /// a block has cells in a direction with a neighbour, or directions not a list of 0 to 2.
+  /// \brief The plan of a call's mode, width per direction (0: the whole halo; beyond the
+  /// halo: it) and directions, made at its first use (counted in `allocations`); calls that
+  /// move the same layers share it. Local: its errors are agreed by the caller.
+  /// \throws hcart::InputError for a width below 0, or deeper than a block has cells in a
+  /// direction with a neighbour, or directions not a list of 0 to 2.
   CallPlan& get(const HaloCall& call, std::size_t& allocations);
   /// \brief The most phases any mode of these options has (the phase buffers' count).
   std::size_t most_phases() const noexcept;
@@ -64,9 +66,8 @@ public:
 private:
   const Grid* m_grid;
   HaloOptions m_options;
-  int m_full_layers = 0; // the deepest halo of the grid
-  // Per mode, by directions (their mask, 1 to 7) and layers (0 to m_full_layers).
-  std::vector<std::unique_ptr<CallPlan>> m_plans[2];
+  // By mode and the layers moved in each direction (the width with the directions applied).
+  std::map<std::array<int, 4>, std::unique_ptr<CallPlan>> m_plans;
 };
 
 } // namespace hcart::impl

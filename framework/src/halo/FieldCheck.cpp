@@ -40,7 +40,8 @@ long long FieldCheck::prepare(const Grid& grid, const std::vector<BoundField*>& 
     signature = (signature * 1000003u) ^ field->elem_bytes();
     signature = (signature * 1000003u) ^ static_cast<std::size_t>(field->components());
   }
-  signature = (signature * 1000003u) ^ static_cast<std::size_t>(call.layers);
+  for (const int layers : call.width.layers)
+    signature = (signature * 1000003u) ^ static_cast<std::size_t>(layers);
   signature = (signature * 1000003u) ^ static_cast<std::size_t>(call.mode);
   signature = (signature * 1000003u) ^ static_cast<std::size_t>(call.directions.mask());
   const auto sig = static_cast<long long>(signature & 0x3fffffffffffffffULL);

@@ -27,10 +27,10 @@ HaloEngine::HaloEngine(const Grid& grid, HaloMode mode, const HaloOptions& optio
     m_stage_by_copy = staging_by_copy() && !m_device_buffers;
   });
   agree_on_errors(comm, [&] {
-    m_default = &m_plans.get({mode, options.width, {}}, m_allocations);
+    m_default = &m_plans.get({mode, HaloWidth(options.width), {}}, m_allocations);
   });
   m_current = m_default;
-  m_check.begin_call({mode, options.width, {}});
+  m_check.begin_call({mode, HaloWidth(options.width), {}});
   m_now.reserve(static_cast<std::size_t>(kMaxHaloFields));
   m_slot_bytes.reserve(static_cast<std::size_t>(kMaxHaloFields));
   // Its own communicator: its messages, tags and checks never meet the program's or
@@ -81,13 +81,13 @@ void HaloEngine::begin_call(HaloCall call) {
   // part in; meanwhile the exchanger's own width gives the messages their sizes.
   m_check.begin_call(call);
   CallPlan* plan = m_default;
-  if (call.layers != m_options.width || call.mode != m_mode ||
+  if (call.width != HaloWidth(m_options.width) || call.mode != m_mode ||
       call.directions != HaloDirections{}) {
     try {
       plan = &m_plans.get(call, m_allocations);
     } catch (const InputError& e) {
       m_check.set_call_problem(e.what());
-      plan = &m_plans.get({call.mode, m_options.width, {}}, m_allocations);
+      plan = &m_plans.get({call.mode, HaloWidth(m_options.width), {}}, m_allocations);
     }
   }
   if (plan != m_current) m_active = nullptr; // another kind of exchange: its own copy lists

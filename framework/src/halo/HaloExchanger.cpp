@@ -6,6 +6,13 @@
 
 namespace hcart {
 
+std::string to_string(const HaloWidth& width) {
+  const std::array<int, 3>& l = width.layers;
+  if (l[0] == l[1] && l[1] == l[2]) return std::to_string(l[0]);
+  return "{" + std::to_string(l[0]) + ", " + std::to_string(l[1]) + ", " + std::to_string(l[2]) +
+         "}";
+}
+
 HaloExchanger::HaloExchanger(const Grid& grid, HaloMode mode, const HaloOptions& options)
     : m_engine(std::make_unique<impl::HaloEngine>(grid, mode, options)) {}
 

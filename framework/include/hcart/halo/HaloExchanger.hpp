@@ -5,6 +5,7 @@
 //   halo.exchange(u, v);          // blocking; several fields (of any arithmetic types)
 //   halo.exchange(hcart::HaloWidth{2}, u);   // this call: 2 layers next to the owned cells
 //   halo.exchange(hcart::HaloDirections{0}, u);   // this call: across x only (a split sweep)
+//   halo.exchange(hcart::HaloWidth{3, 1, 1}, u);  // 3 layers across x, 1 across y and z
 //   halo.start(u);                // split phase: messages fly while ...
 //   /* ... cells that need no halo are updated */
 //   halo.finish();
@@ -99,8 +100,8 @@ public:
   void finish();
   /// \brief The number of bound fields (0 for an empty binding).
   std::size_t size() const noexcept { return m_fields.size(); }
-  /// \brief The width asked for at bind() (HaloWidth::layers; 0: the whole halo).
-  int layers() const noexcept { return m_call.layers; }
+  /// \brief The width asked for at bind() (per direction; 0: the whole halo).
+  HaloWidth width() const noexcept { return m_call.width; }
   /// \brief The mode asked for at bind() (the exchanger's unless named).
   HaloMode mode() const noexcept { return m_call.mode; }
   /// \brief The directions asked for at bind() (every one unless named).
@@ -157,7 +158,7 @@ public:
   /// until finish().
   template <class... F>
   void start(const F&... arguments) {
-    start_fields(impl::call_of({mode(), options().width, {}}, arguments...),
+    start_fields(impl::call_of({mode(), HaloWidth(options().width), {}}, arguments...),
                  impl::fields_of(arguments...));
   }
   /// \brief Waits for the messages of start() and unpacks them (and runs the remaining
@@ -174,7 +175,7 @@ public:
   template <class... F>
   HaloBinding bind(const F&... arguments) & {
     HaloBinding binding;
-    bind_fields(binding, impl::call_of({mode(), options().width, {}}, arguments...),
+    bind_fields(binding, impl::call_of({mode(), HaloWidth(options().width), {}}, arguments...),
                 impl::fields_of(arguments...));
     return binding;
   }

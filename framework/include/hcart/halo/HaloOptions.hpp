@@ -6,6 +6,7 @@
 //   o.full_method = hcart::FullMethod::Concurrent;   // 26 messages in one phase
 //   hcart::HaloExchanger halo(grid, hcart::HaloMode::Faces, o);
 //   halo.exchange(hcart::HaloMode::Full, hcart::HaloWidth{1}, u);   // this call's mode and width
+//   halo.exchange(hcart::HaloWidth{3, 1, 1}, u);   // this call: 3 layers across x, 1 across y, z
 //   halo.exchange(hcart::HaloDirections{0}, u);   // this call: the halos across x only
 //   halo.counters().bytes;  halo.times().pack;
 #pragma once
@@ -13,6 +14,7 @@
 #include <hcart/grid/LevelCounters.hpp>
 #include <hcart/halo/HaloPlan.hpp>
 
+#include <array>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -20,12 +22,26 @@
 
 namespace hcart {
 
-/// \brief The halo layers one exchange fills next to the owned cells, in each direction:
-/// `layers` (at least 1; capped at the grid's halo width in each direction), or 0 for the
-/// grid's whole halo.
+/// \brief The halo layers one exchange fills next to the owned cells, per direction:
+/// `HaloWidth{2}` two in every direction, `HaloWidth{3, 1, 1}` three across x and one across
+/// y and z (a directionally split scheme's x sweep whose stencil reaches one layer across:
+/// in Full mode the edges and corners are as deep as the directions they join). Each is
+/// capped at the grid's halo width in its direction; 0 (the default) is the grid's whole
+/// halo there; below 0, the exchange that receives it throws an hcart::InputError.
 struct HaloWidth {
-  int layers = 0;
+  /// \brief The grid's whole halo.
+  HaloWidth() = default;
+  /// \brief `all` layers in every direction.
+  explicit HaloWidth(int all) : layers{{all, all, all}} {}
+  /// \brief Layers across x, y and z.
+  HaloWidth(int x, int y, int z) : layers{{x, y, z}} {}
+  bool operator==(const HaloWidth& other) const noexcept { return layers == other.layers; }
+  bool operator!=(const HaloWidth& other) const noexcept { return layers != other.layers; }
+  std::array<int, 3> layers{};
 };
+
+/// \brief "2" for a width the same in every direction, else "{3, 1, 1}" (error messages).
+std::string to_string(const HaloWidth& width);
 
 /// \brief The directions one exchange fills: `HaloDirections{0}` the halos across x only (a
 /// directionally split scheme's x sweep), `HaloDirections{0, 2}` x and z; by default every

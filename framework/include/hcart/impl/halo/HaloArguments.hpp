@@ -10,11 +10,11 @@
 
 namespace hcart::impl {
 
-/// \brief What one call exchanges: its mode, width (HaloWidth::layers; 0: the whole halo)
-/// and directions.
+/// \brief What one call exchanges: its mode, width (per direction; 0: the whole halo) and
+/// directions.
 struct HaloCall {
   HaloMode mode = HaloMode::Faces;
-  int layers = 0;
+  HaloWidth width;
   HaloDirections directions;
 };
 
@@ -35,7 +35,7 @@ HaloCall width_of(HaloCall call, const F&... rest) {
 }
 template <class... F>
 HaloCall width_of(HaloCall call, const HaloWidth& width, const F&... rest) {
-  call.layers = width.layers;
+  call.width = width;
   return directions_of(call, rest...);
 }
 
