@@ -40,6 +40,8 @@ PlanOptions plan_options_of(const DecompositionOptions& options) {
   return plan_options;
 }
 
+Decomposition::~Decomposition() = default;
+
 Decomposition::Decomposition(MPI_Comm comm, const GridSpec& spec,
                              const DecompositionOptions& options)
     : m_spec(spec) {

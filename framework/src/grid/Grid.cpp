@@ -84,4 +84,14 @@ void Grid::require_components(const std::string& name, int components) const {
   });
 }
 
+template Field<double> Grid::make_field<double>(const std::string&) const;
+template Field<float> Grid::make_field<float>(const std::string&) const;
+template Field<int> Grid::make_field<int>(const std::string&) const;
+template Field<std::int64_t> Grid::make_field<std::int64_t>(const std::string&) const;
+template ComponentField<double> Grid::make_components<double>(const std::string&, int) const;
+template ComponentField<float> Grid::make_components<float>(const std::string&, int) const;
+template ComponentField<int> Grid::make_components<int>(const std::string&, int) const;
+template ComponentField<std::int64_t> Grid::make_components<std::int64_t>(const std::string&,
+                                                                          int) const;
+
 } // namespace hcart

@@ -96,4 +96,10 @@ Box PhysicalBoundaries::ghost_box(int dir, int side) const {
   return box;
 }
 
+template void PhysicalBoundaries::apply_component<double>(const Field<double>&,
+                                                          const SideConditions&,
+                                                          const std::array<Centering, 3>&) const;
+template void PhysicalBoundaries::apply_component<float>(const Field<float>&, const SideConditions&,
+                                                         const std::array<Centering, 3>&) const;
+
 } // namespace hcart

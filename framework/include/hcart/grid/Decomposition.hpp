@@ -107,7 +107,7 @@ public:
   Decomposition& operator=(Decomposition&&) = delete;
   Decomposition(const Decomposition&) = delete;
   Decomposition& operator=(const Decomposition&) = delete;
-  ~Decomposition() = default;
+  ~Decomposition(); // out of line: a program's unit does not compile it (its members' destructors)
 
   /// \brief The Cartesian communicator (owned by the Decomposition).
   MPI_Comm comm() const noexcept { return m_cart.get(); }

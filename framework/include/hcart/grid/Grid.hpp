@@ -125,23 +125,14 @@ public:
 
   /// \brief A zero-initialised field of this grid's extents, labelled `name`.
   template <class T>
-  Field<T> make_field(const std::string& name) const {
-    Field<T> field(name, m_extent[0], m_extent[1], m_extent[2]);
-    impl::watch_field(field.data(), field.span() * sizeof(T), name.c_str());
-    return field;
-  }
+  Field<T> make_field(const std::string& name) const;
   /// \brief A zero-initialised field of `components` values per cell (at least 1), each
   /// component of this grid's extents, labelled `name`.
   /// Collective over the grid's communicator (every rank makes its block's field).
   /// \throws hcart::InputError (collective: on every rank, one line) where any rank asks
   /// for fewer than 1 component.
   template <class T>
-  ComponentField<T> make_components(const std::string& name, int components) const {
-    require_components(name, components);
-    ComponentField<T> field(name, components, m_extent[0], m_extent[1], m_extent[2]);
-    impl::watch_field(field.data(), field.span() * sizeof(T), name.c_str());
-    return field;
-  }
+  ComponentField<T> make_components(const std::string& name, int components) const;
 
   /// \brief A zero-initialised profile along direction `dir` (0-2): one value per local index
   /// of that direction, halos included (extent()[dir] values; local index 0 the first halo
@@ -187,6 +178,31 @@ struct FillProfile {
   }
 };
 } // namespace impl
+
+// Defined here, not inline, with the common value types made in the library (Grid.cpp):
+// a program's unit does not compile their allocation and zero fill again.
+template <class T>
+Field<T> Grid::make_field(const std::string& name) const {
+  Field<T> field(name, m_extent[0], m_extent[1], m_extent[2]);
+  impl::watch_field(field.data(), field.span() * sizeof(T), name.c_str());
+  return field;
+}
+template <class T>
+ComponentField<T> Grid::make_components(const std::string& name, int components) const {
+  require_components(name, components);
+  ComponentField<T> field(name, components, m_extent[0], m_extent[1], m_extent[2]);
+  impl::watch_field(field.data(), field.span() * sizeof(T), name.c_str());
+  return field;
+}
+extern template Field<double> Grid::make_field<double>(const std::string&) const;
+extern template Field<float> Grid::make_field<float>(const std::string&) const;
+extern template Field<int> Grid::make_field<int>(const std::string&) const;
+extern template Field<std::int64_t> Grid::make_field<std::int64_t>(const std::string&) const;
+extern template ComponentField<double> Grid::make_components<double>(const std::string&, int) const;
+extern template ComponentField<float> Grid::make_components<float>(const std::string&, int) const;
+extern template ComponentField<int> Grid::make_components<int>(const std::string&, int) const;
+extern template ComponentField<std::int64_t> Grid::make_components<std::int64_t>(const std::string&,
+                                                                                 int) const;
 
 template <class T, class Function>
 void Grid::fill_profile(const Profile<T>& profile, int dir, const Function& function) const {

@@ -336,6 +336,15 @@ void PhysicalBoundaries::apply_component(const Field<T>& field, const SideCondit
   fence("hcart_bc");
 }
 
+// The common value types' fills are compiled in the library (PhysicalBoundaries.cpp): a
+// program's unit does not compile them again.
+extern template void
+PhysicalBoundaries::apply_component<double>(const Field<double>&, const SideConditions&,
+                                            const std::array<Centering, 3>&) const;
+extern template void
+PhysicalBoundaries::apply_component<float>(const Field<float>&, const SideConditions&,
+                                           const std::array<Centering, 3>&) const;
+
 template <class F, class Rule>
 void PhysicalBoundaries::apply_rule(const F& field, std::initializer_list<Side> sides,
                                     const Rule& rule) const {
