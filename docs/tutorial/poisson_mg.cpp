@@ -13,7 +13,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -83,57 +82,60 @@ struct MaxError {
   }
 };
 
-// What one level holds: its grid (where this rank holds the level), the fields, the
-// exchanger and the boundary conditions.
-struct Level {
-  const hcart::Grid* grid = nullptr;
+// What the program keeps on each level: its fields and the mesh spacing. hcart::
+// HierarchyLevels holds one per level this rank holds, with the level's grid, exchanger
+// (Faces) and physical boundaries beside them.
+struct Fields {
   hcart::ComponentField<double> u, f, r;
-  std::unique_ptr<hcart::HaloExchanger> halo;
-  std::unique_ptr<hcart::PhysicalBoundaries> walls;
   double h2 = 0;
 };
+using Levels = hcart::HierarchyLevels<Fields>;
+using Level = Levels::Level;
 
 // Zero Dirichlet values on the cell faces of the boundary: ghost = -interior.
 void fill_boundaries(Level& L) {
-  L.walls->apply(L.u, hcart::BoundaryCondition::reflecting_odd());
+  L.boundaries.apply(L.u, hcart::BoundaryCondition::reflecting_odd());
 }
 
 void smooth(Level& L, int sweeps) {
   for (int s = 0; s < sweeps; ++s) {
     for (int colour = 0; colour < 2; ++colour) {
-      L.halo->exchange(L.u);
+      L.halo.exchange(L.u);
       fill_boundaries(L);
-      hcart::for_each_coloured_cell("smooth", *L.grid, L.grid->owned_box(), colour,
+      hcart::for_each_coloured_cell("smooth", L.grid, L.grid.owned_box(), colour,
                                     GaussSeidel{L.u, L.f, L.h2});
     }
   }
 }
 
 void residual(Level& L) {
-  L.halo->exchange(L.u);
+  L.halo.exchange(L.u);
   fill_boundaries(L);
-  hcart::for_each_cell("residual", L.grid->owned_box(), Residual{L.u, L.f, L.r, L.h2});
+  hcart::for_each_cell("residual", L.grid.owned_box(), Residual{L.u, L.f, L.r, L.h2});
 }
 
 // One V-cycle from level l down. A rank that does not hold level l + 1 goes straight from
 // the restriction (its data gathered to the level's owners) to the prolongation (scattered
-// back).
-void v_cycle(const hcart::GridHierarchy& levels, std::vector<Level>& L, int l) {
+// back); an empty field stands for the level there.
+void v_cycle(Levels& L, int l) {
+  const hcart::GridHierarchy& levels = L.hierarchy();
   if (l + 1 == levels.size()) {
     smooth(L[l], 32);
     return;
   }
   smooth(L[l], 2);
   residual(L[l]);
-  Level& below = L[l + 1];
-  if (below.grid != nullptr) Kokkos::deep_copy(below.u, 0.0);
-  hcart::restrict_cells(levels, l + 1, L[l].r, below.f);
-  if (below.grid != nullptr) {
-    v_cycle(levels, L, l + 1);
-    below.halo->exchange(hcart::HaloMode::Full, below.u); // trilinear: edges and corners
-    fill_boundaries(below);
+  const bool below = L.holds(l + 1);
+  using Field = hcart::ComponentField<double>;
+  const Field f_below = below ? L[l + 1].f : Field(), u_below = below ? L[l + 1].u : Field();
+  if (below) Kokkos::deep_copy(u_below, 0.0);
+  hcart::restrict_cells(levels, l + 1, L[l].r, f_below);
+  if (below) {
+    v_cycle(L, l + 1);
+    L[l + 1].halo.exchange(hcart::HaloMode::Full, u_below); // trilinear: edges and corners
+    fill_boundaries(L[l + 1]);
   }
-  hcart::prolong_cells(levels, l + 1, below.u, L[l].u);
+  hcart::prolong_cells(levels, l + 1, u_below, L[l].u);
   smooth(L[l], 2);
 }
 
@@ -147,19 +149,11 @@ int poisson_mg(hcart::Environment& env, int n) {
   const hcart::GridHierarchy levels(decomp, options);
 
   // 2. Fields on every level this rank holds.
-  std::vector<Level> L(static_cast<std::size_t>(levels.size()));
-  for (int l = 0; l < levels.size(); ++l) {
-    if (!levels.holds(l)) continue;
-    const hcart::Grid& grid = levels.grid(l);
-    L[l].grid = &grid;
-    L[l].u = grid.make_components<double>("u", kRhs);
-    L[l].f = grid.make_components<double>("f", kRhs);
-    L[l].r = grid.make_components<double>("r", kRhs);
-    L[l].halo = std::make_unique<hcart::HaloExchanger>(grid, hcart::HaloMode::Faces);
-    L[l].walls = std::make_unique<hcart::PhysicalBoundaries>(grid, hcart::HaloMode::Full);
+  Levels L(levels, [&](const hcart::Grid& grid, int l) {
     const double h = 1.0 / static_cast<double>(levels.global_size(l)[0]);
-    L[l].h2 = h * h;
-  }
+    return Fields{grid.make_components<double>("u", kRhs), grid.make_components<double>("f", kRhs),
+                  grid.make_components<double>("r", kRhs), h * h};
+  });
   if (env.rank() == 0) {
     for (const std::string& line : levels.describe())
       std::printf("poisson_mg: %s\n", line.c_str());
@@ -184,7 +178,7 @@ int poisson_mg(hcart::Environment& env, int n) {
   int cycles = 0;
   double worst_rate = 0;
   while (cycles < 30) {
-    v_cycle(levels, L, 0);
+    v_cycle(L, 0);
     ++cycles;
     const auto now = norms();
     bool done = true;

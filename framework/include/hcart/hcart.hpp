@@ -46,4 +46,5 @@
 #include <hcart/io/MachineFile.hpp>
 #include <hcart/io/OutputDirectory.hpp>
 #include <hcart/io/Xdmf.hpp>
+#include <hcart/solvers/HierarchyLevels.hpp>
 #include <hcart/solvers/Multigrid.hpp>
