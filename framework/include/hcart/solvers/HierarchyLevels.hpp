@@ -60,8 +60,9 @@ public:
   };
 
   /// \brief Every level this rank holds, its Fields made by `make(grid, level)`, finest
-  /// first. Not collective itself: what `make` calls (fields are made rank by rank) and
-  /// the exchangers' first exchanges are. `hierarchy` must outlive the levels.
+  /// first. Collective over each level's ranks, as its exchanger's construction is (every
+  /// rank of a level makes it, in the same order of levels). `hierarchy` must outlive the
+  /// levels.
   template <class Make>
   HierarchyLevels(const GridHierarchy& hierarchy, Make&& make, HaloMode halo_mode = HaloMode::Faces,
                   HaloMode boundary_mode = HaloMode::Full)
