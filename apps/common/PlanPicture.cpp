@@ -52,6 +52,40 @@ Placement place(const Plan& plan, const Machine& machine) {
   return p;
 }
 
+// How a plan's process grid is laid out on the page: direction `rows` down, `cols` across
+// (-1: none), one panel per coordinate of `planes` (-1: one panel). A 3-D grid with a
+// direction of one process is drawn as one panel of the other two, whichever it is, so that
+// the same grid looks the same whichever direction its strategy left uncut.
+struct View {
+  int rows = 0, cols = -1, planes = -1;
+  std::int64_t extent(const std::vector<std::int64_t>& d, int axis) const {
+    return axis < 0 ? 1 : d[static_cast<std::size_t>(axis)];
+  }
+};
+
+View view_of(const std::vector<std::int64_t>& d) {
+  if (d.size() == 1) return {0, -1, -1};
+  if (d.size() == 2) return {0, 1, -1};
+  if (d[2] == 1) return {0, 1, -1};
+  if (d[1] == 1) return {0, 2, -1};
+  if (d[0] == 1) return {1, 2, -1};
+  return {0, 1, 2};
+}
+
+// The plural of a level's name ("switches", "nodes").
+std::string plural(const std::string& name) {
+  const auto ends = [&](const char* tail) {
+    const std::string t(tail);
+    return name.size() >= t.size() && name.compare(name.size() - t.size(), t.size(), t) == 0;
+  };
+  return name + (ends("s") || ends("sh") || ends("ch") || ends("x") ? "es" : "s");
+}
+
+// An estimate of a line's width in pixels at the picture's 12-pixel sans-serif font.
+int text_width(const std::string& line) {
+  return static_cast<int>(line.size()) * 7;
+}
+
 } // namespace
 
 std::string plan_svg(const PlanRequest& request, const std::vector<PlanOutcome>& outcomes) {
@@ -60,16 +94,21 @@ std::string plan_svg(const PlanRequest& request, const std::vector<PlanOutcome>&
   HCART_REQUIRE(request.machine.ranks() <= max_drawn_ranks,
                 "--draw: " << request.machine.ranks() << " ranks, expected at most "
                            << max_drawn_ranks);
-  // One column per plan, its planes under each other; a title of two lines above.
-  const int margin = 16, title = 40, gap = 22;
+  // One column per plan, its planes under each other; its caption above (a line each: the
+  // strategy, the dims and how they lie on the page, the busiest unit of each level down to
+  // the node), as wide as the column needs; the legend below.
+  const int margin = 16, line = 16, gap = 22;
+  const int node_level = request.machine.node_level();
+  const int caption = line * (4 + node_level) + 4; // the most lines a caption has
   struct Panel {
     const PlanOutcome* outcome;
+    View view;
     std::int64_t plane;
     int x, y;
   };
   std::vector<Panel> panels;
   struct Heading {
-    std::string strategy, detail;
+    std::vector<std::string> lines; // the first bold
     int x;
   };
   std::vector<Heading> headings;
@@ -77,26 +116,48 @@ std::string plan_svg(const PlanRequest& request, const std::vector<PlanOutcome>&
   for (const PlanOutcome& o : outcomes) {
     if (!o.plan) continue;
     const auto& d = o.plan->dims;
-    const std::int64_t rows = d[0], cols = D >= 2 ? d[1] : 1, planes = D == 3 ? d[2] : 1;
+    const View v = view_of(d);
+    const std::int64_t rows = v.extent(d, v.rows), cols = v.extent(d, v.cols),
+                       planes = v.extent(d, v.planes);
     const int cell = cell_size(rows, cols);
     const int pw = static_cast<int>(cols) * cell, ph = static_cast<int>(rows) * cell;
-    std::ostringstream detail;
-    detail << "dims " << join(d, "x") << ", busiest";
-    for (int l = 0; l <= request.machine.node_level(); ++l)
-      detail << (l ? ", " : " ") << o.traffic.levels[l].name << " "
-             << o.traffic.levels[l].max_unit_bytes << " B";
-    headings.push_back({to_string(o.strategy), detail.str(), column_x});
-    int y = margin + title;
+    Heading h{{to_string(o.strategy), "dims " + join(d, "x")}, column_x};
+    if (v.cols >= 0)
+      h.lines.push_back("direction " + std::to_string(v.rows) + " down, " + std::to_string(v.cols) +
+                        " across");
+    for (int l = 0; l <= node_level; ++l)
+      h.lines.push_back("busiest " + o.traffic.levels[l].name + ": " +
+                        std::to_string(o.traffic.levels[l].max_unit_bytes) + " B");
+    int width = pw;
+    for (const std::string& text : h.lines)
+      width = std::max(width, text_width(text));
+    headings.push_back(h);
+    int y = margin + caption + (planes > 1 ? 8 : 0);
     for (std::int64_t k = 0; k < planes; ++k) {
       if (planes > 1) y += 14; // the plane's label
-      panels.push_back({&o, k, column_x, y});
+      panels.push_back({&o, v, k, column_x, y});
       y += ph + gap;
     }
-    height = std::max(height, y + margin);
-    column_x += std::max(pw, 230) + gap;
+    height = std::max(height, y);
+    column_x += width + gap;
   }
-  const int width = column_x + margin;
-  const int y = height;
+  // The legend: what a square, a colour and a line mean.
+  std::vector<std::string> legend = {
+      "Each square is a rank at its place in the process grid.",
+      "Its colour is the node it runs on: the same rank has the same colour in every column."};
+  const auto& levels = request.machine.levels();
+  std::string lines_meaning =
+      "Thick black lines separate " + plural(levels[static_cast<std::size_t>(node_level)].name);
+  if (node_level > 0) lines_meaning += " (thicker: " + plural(levels[0].name) + ")";
+  if (node_level + 1 < request.machine.level_count())
+    lines_meaning += "; thin grey lines separate " +
+                     plural(levels[static_cast<std::size_t>(node_level) + 1].name) + " inside one";
+  legend.push_back(lines_meaning + ".");
+  int width = column_x + margin;
+  for (const std::string& text : legend)
+    width = std::max(width, margin + text_width(text) + margin);
+  const int legend_y = height + 4;
+  const int y = legend_y + line * static_cast<int>(legend.size()) + margin;
 
   std::ostringstream svg;
   svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << y
@@ -105,10 +166,15 @@ std::string plan_svg(const PlanRequest& request, const std::vector<PlanOutcome>&
       << request.machine.to_string() << "</title>\n"
       << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   for (const Heading& h : headings) {
-    svg << "<text x=\"" << h.x << "\" y=\"" << margin + 12 << "\" font-weight=\"bold\">"
-        << h.strategy << "</text>\n"
-        << "<text x=\"" << h.x << "\" y=\"" << margin + 28 << "\">" << h.detail << "</text>\n";
+    for (std::size_t k = 0; k < h.lines.size(); ++k)
+      svg << "<text x=\"" << h.x << "\" y=\"" << margin + 12 + line * static_cast<int>(k) << "\""
+          << (k == 0 ? " font-weight=\"bold\"" : "") << ">" << h.lines[k] << "</text>\n";
   }
+  svg << "<g class=\"legend\">\n";
+  for (std::size_t k = 0; k < legend.size(); ++k)
+    svg << "<text x=\"" << margin << "\" y=\"" << legend_y + 12 + line * static_cast<int>(k)
+        << "\" fill=\"#333\">" << legend[k] << "</text>\n";
+  svg << "</g>\n";
   Placement placed; // of the plan whose panels are drawn
   const PlanOutcome* placed_for = nullptr;
   for (const Panel& panel : panels) {
@@ -118,32 +184,41 @@ std::string plan_svg(const PlanRequest& request, const std::vector<PlanOutcome>&
       placed_for = panel.outcome;
     }
     const auto& d = plan.dims;
-    const std::int64_t rows = d[0], cols = D >= 2 ? d[1] : 1, planes = D == 3 ? d[2] : 1;
+    const View& v = panel.view;
+    const std::int64_t rows = v.extent(d, v.rows), cols = v.extent(d, v.cols),
+                       planes = v.extent(d, v.planes);
     const int c = cell_size(rows, cols);
+    std::vector<std::int64_t> coords(D, 0);
+    const auto at = [&](std::int64_t i, std::int64_t j) {
+      coords[static_cast<std::size_t>(v.rows)] = i;
+      if (v.cols >= 0) coords[static_cast<std::size_t>(v.cols)] = j;
+      if (v.planes >= 0) coords[static_cast<std::size_t>(v.planes)] = panel.plane;
+      return coords;
+    };
     const auto index = [&](std::int64_t i, std::int64_t j) {
-      return (i * cols + j) * planes + panel.plane; // row-major, the last direction fastest
+      const auto x = at(i, j);
+      std::int64_t q = 0; // row-major, the last direction fastest
+      for (std::size_t a = 0; a < D; ++a)
+        q = q * d[a] + x[a];
+      return q;
     };
     if (planes > 1)
       svg << "<text x=\"" << panel.x << "\" y=\"" << panel.y - 4 << "\">plane " << panel.plane
-          << " of direction 2</text>\n";
+          << " of direction " << v.planes << "</text>\n";
     svg << "<g data-strategy=\"" << to_string(panel.outcome->strategy) << "\" data-plane=\""
-        << panel.plane << "\">\n";
+        << panel.plane << "\" data-plane-direction=\"" << v.planes << "\">\n";
     for (std::int64_t i = 0; i < rows; ++i) {
       for (std::int64_t j = 0; j < cols; ++j) {
         const std::int64_t q = index(i, j);
         svg << "<rect x=\"" << panel.x + j * c << "\" y=\"" << panel.y + i * c << "\" width=\"" << c
             << "\" height=\"" << c << "\" fill=\"" << node_colour(placed.node[q])
             << "\" data-rank=\"" << placed.rank[q] << "\" data-node=\"" << placed.node[q]
-            << "\" data-coords=\"" << i;
-        if (D >= 2) svg << "," << j;
-        if (D == 3) svg << "," << panel.plane;
-        svg << "\"/>\n";
+            << "\" data-coords=\"" << join(at(i, j), ",") << "\"/>\n";
       }
     }
     // The boundaries between neighbours of different units, and the panel's frame: thicker
     // the coarser the level they separate (a switch's thicker than a node's); below the node
     // only the next level's units, thin.
-    const int node_level = request.machine.node_level();
     const auto edge = [&](std::int64_t q, std::int64_t r, int x1, int y1, int x2, int y2) {
       const int level = separating_level(placed.units[q], placed.units[r]);
       if (level > node_level + 1 || level >= request.machine.level_count()) return;
