@@ -5,7 +5,7 @@
 // the default with a machine file (figures of a quiet machine and of one under load, whose
 // node latency of 1.8 ms makes the messages' count matter), the time path of make_plan.
 //
-//   build/bin/hcart-bench-planner [--repeats 7]
+//   build/bin/hcart-bench-planner [--repeats 7] [--plans | --given]
 #include "BenchTiming.hpp"
 
 #include <hcart/app/CommandLine.hpp>
@@ -16,6 +16,7 @@
 #include <hcart/mapping/TimeModel.hpp>
 
 #include <CLI/CLI.hpp>
+#include <mpi.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -93,6 +94,37 @@ void print_plans(int repeats) {
   }
 }
 
+// Plans of given dims (MPI_Dims_create's), the search the Manual strategy runs, up to the
+// strips' 4096 ranks: time (min and median of `repeats`), layout and busiest node.
+void print_given_dims(int repeats) {
+  const hcart::Mesh meshes[] = {{{4096, 4096, 4096}, {1, 1, 1}, {false, false, false}, {}},
+                                {{96, 192, 480}, {2, 2, 2}, {true, true, true}, {}}};
+  const char* machines[] = {"node:3 core:4",    "node:6 core:8",   "node:[8,8,4] core:8",
+                            "node:8 core:16",   "node:16 core:16", "node:7 socket:2 core:32",
+                            "node:8 core:128",  "node:32 core:32", "node:64 core:64",
+                            "node:128 core:32", "node:512 core:8"};
+  std::printf("%-26s %6s %-10s %-12s %10s %10s  %s\n", "machine", "ranks", "mesh", "dims", "min",
+              "median", "busiest node, layout");
+  for (const char* text : machines) {
+    const hcart::Machine machine = hcart::Machine::parse(text);
+    int dims[3] = {0, 0, 0};
+    MPI_Dims_create(static_cast<int>(machine.ranks()), 3, dims);
+    for (const auto& mesh : meshes) {
+      hcart::PlanOptions options;
+      options.strategy = hcart::Strategy::Manual;
+      options.dims = {dims[0], dims[1], dims[2]};
+      const hcart::Plan plan = hcart::make_plan(mesh, machine, options);
+      const auto t = time_plan(mesh, machine, options, repeats);
+      const std::string d =
+          std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" + std::to_string(dims[2]);
+      std::printf("%-26s %6lld %-10s %-12s %7.3f ms %7.3f ms  %.0f, %s\n", text,
+                  static_cast<long long>(machine.ranks()),
+                  mesh.global_size[0] == 4096 ? "4096^3" : "96x192x480", d.c_str(), t.min * 1e3,
+                  t.median * 1e3, plan.cost.levels[0].busiest, plan.describe_layout().c_str());
+    }
+  }
+}
+
 } // namespace
 
 int main(int argc, char* argv[]) {
@@ -106,9 +138,18 @@ int main(int argc, char* argv[]) {
                  "instead: the default's plan of 576 region cases (3 to 64 nodes of 2, 4, 2x64 "
                  "and 128 ranks, 3 meshes, without a machine file and with quiet and loaded "
                  "figures), one line each, to compare two builds; times on stderr");
+    bool given = false;
+    app.add_flag("--given", given,
+                 "instead: plans of the dims MPI_Dims_create gives (the Manual strategy: an "
+                 "MPI_Cart_create replacement) on machines of 12 to 4096 ranks, their time and "
+                 "busiest node");
     if (!hcart::parse_command_line(app, argc, argv, MPI_COMM_WORLD)) return 0;
     if (plans) {
       print_plans(repeats);
+      return 0;
+    }
+    if (given) {
+      print_given_dims(repeats);
       return 0;
     }
 

@@ -12,7 +12,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <limits>
 #include <map>
@@ -210,4 +212,153 @@ TEST(GivenDims, EveryGridOfSixteenRanksAtTheOptimum) {
   for (const Case& c : machines)
     check_machine(c, cases, missed, first_miss);
   EXPECT_EQ(missed, 0) << "of " << cases << "; first: " << first_miss;
+}
+
+namespace {
+
+// The nodes' bytes (busiest, then total) when node u holds the ranks whose row-major rank r
+// has node[r] == u: every message between ranks of different nodes, counted at its sender's
+// node (as `exhaustive` counts).
+Best assignment_bytes(const std::vector<std::int64_t>& dims, const std::vector<int>& node,
+                      std::size_t nodes, const Mesh& mesh) {
+  std::vector<std::int64_t> sent(nodes, 0);
+  Best b{0, 0};
+  for (std::int64_t r = 0; r < static_cast<std::int64_t>(node.size()); ++r)
+    for (const hcart::HaloMessage& m :
+         hcart::halo_messages(hcart::row_major_coords(r, dims), dims, mesh, {8, false}))
+      if (node[m.to_cart_rank] != node[r]) {
+        sent[node[r]] += m.bytes;
+        b.total += m.bytes;
+      }
+  b.busiest = *std::max_element(sent.begin(), sent.end());
+  return b;
+}
+
+// Stencil strips (von Kirchbach, Schulz and Träff, 2020), as a family written here from the
+// paper's description: for an order of the directions a_0 .. a_{D-1}, direction a_k (k < D-1)
+// is cut into q_k strips (the first n % q_k one cell thicker), nested: the strips of a_0,
+// inside each the strips of a_1, ..., inside the innermost the layers of a_{D-1} one by one,
+// and inside a layer its cells in row-major order. Snaking: a level runs backwards when the
+// strips it lies in have an odd number of odd indices, so consecutive strips join end to
+// end. The positions in that order go to the nodes in node order, each taking as many as it
+// has ranks. Returns the best such placement over every order, every q and both ways.
+Best best_stencil_strips(const std::vector<std::int64_t>& dims,
+                         const std::vector<std::int64_t>& node_ranks, const Mesh& mesh) {
+  const int D = static_cast<int>(dims.size());
+  std::int64_t P = 1;
+  for (const auto d : dims)
+    P *= d;
+  Best best;
+  std::vector<int> axes(D);
+  for (int i = 0; i < D; ++i)
+    axes[i] = i;
+  // The strip boundaries of n cells of one direction in q strips, the thicker first.
+  auto bounds = [](std::int64_t n, std::int64_t q) {
+    std::vector<std::int64_t> b{0};
+    for (std::int64_t s = 0; s < q; ++s)
+      b.push_back(b.back() + n / q + (s < n % q ? 1 : 0));
+    return b;
+  };
+  do {
+    std::vector<std::int64_t> q(D, 1);
+    const std::int64_t a_last = dims[axes[D - 1]];
+    std::function<void(int)> each_q = [&](int k) {
+      if (k == D - 1) {
+        for (bool snake : {false, true}) {
+          // Every position's key: its strip (or layer) indices level by level, snaked, then
+          // its offsets inside its strips in row-major order of the axes.
+          std::vector<std::pair<std::array<std::int64_t, 6>, std::int64_t>> keyed;
+          for (std::int64_t r = 0; r < P; ++r) {
+            const auto c = hcart::row_major_coords(r, dims);
+            std::array<std::int64_t, 6> key{};
+            bool flip = false;
+            for (int l = 0; l < D; ++l) {
+              const auto b = bounds(dims[axes[l]], l == D - 1 ? a_last : q[l]);
+              const auto s = static_cast<std::int64_t>(
+                  std::upper_bound(b.begin(), b.end(), c[axes[l]]) - b.begin() - 1);
+              const std::int64_t strips = static_cast<std::int64_t>(b.size()) - 1;
+              key[l] = snake && flip ? strips - 1 - s : s;
+              if (snake && s % 2 == 1) flip = !flip;
+              if (l < D - 1) key[D + l] = c[axes[l]] - b[s];
+            }
+            keyed.emplace_back(key, r);
+          }
+          std::sort(keyed.begin(), keyed.end());
+          std::vector<int> node(P);
+          std::size_t u = 0;
+          std::int64_t held = 0;
+          for (const auto& [key, r] : keyed) {
+            if (held == node_ranks[u]) {
+              ++u;
+              held = 0;
+            }
+            node[r] = static_cast<int>(u);
+            ++held;
+          }
+          const Best b = assignment_bytes(dims, node, node_ranks.size(), mesh);
+          if (b.busiest < best.busiest || (b.busiest == best.busiest && b.total < best.total))
+            best = b;
+        }
+        return;
+      }
+      for (q[k] = 1; q[k] <= dims[axes[k]]; ++q[k])
+        each_q(k + 1);
+    };
+    each_q(0);
+  } while (std::next_permutation(axes.begin(), axes.end()));
+  return best;
+}
+
+} // namespace
+
+// Beyond what the enumeration reaches (more than 16 ranks), the plan for given dims is never
+// above stencil strips at the node level: every dims of 18 to 48 ranks on even and uneven
+// machines, 3 meshes, halo 1 and 2, periodic or not, against every strips placement of the
+// family above (docs/algorithms.md, "Strips").
+TEST(GivenDims, BeyondTheEnumerationNeverAboveStencilStrips) {
+  const Case machines[] = {
+      {"node:3 core:6", {6, 6, 6}},       {"node:6 core:4", {4, 4, 4, 4, 4, 4}},
+      {"node:4 core:6", {6, 6, 6, 6}},    {"node:8 core:4", {4, 4, 4, 4, 4, 4, 4, 4}},
+      {"node:[8,8,4] core:8", {8, 8, 4}}, {"node:6 core:8", {8, 8, 8, 8, 8, 8}},
+  };
+  std::vector<std::vector<std::int64_t>> meshes = {{128, 256, 512}, {96, 192, 480}, {60, 84, 120}};
+  long cases = 0, above = 0, below = 0;
+  std::string first;
+  for (const Case& c : machines) {
+    const Machine machine = Machine::parse(c.machine);
+    hcart::test::for_each_factorization(machine.ranks(), 3, [&](const hcart::test::Factors& dims) {
+      for (const auto& size : meshes)
+        for (int h : {1, 2})
+          for (bool periodic : {false, true}) {
+            if (dims[0] * h > size[0] || dims[1] * h > size[1] || dims[2] * h > size[2]) continue;
+            const Mesh mesh{size, {h, h, h}, {periodic, periodic, periodic}, {}};
+            hcart::PlanOptions options;
+            options.strategy = hcart::Strategy::Manual;
+            options.dims.assign(dims.begin(), dims.end());
+            const hcart::Plan plan = hcart::make_plan(mesh, machine, options);
+            const auto t = hcart::traffic_model(plan, machine, mesh, {8, false});
+            const Best strips = best_stencil_strips(dims, c.node_ranks, mesh);
+            ++cases;
+            const std::int64_t busiest = t.levels[0].max_unit_bytes, total = t.levels[0].bytes;
+            if (busiest > strips.busiest || (busiest == strips.busiest && total > strips.total)) {
+              ++above;
+              if (first.empty())
+                first = c.machine + " dims " + std::to_string(dims[0]) + "x" +
+                        std::to_string(dims[1]) + "x" + std::to_string(dims[2]) + " mesh " +
+                        std::to_string(size[0]) + "x" + std::to_string(size[1]) + "x" +
+                        std::to_string(size[2]) + " h " + std::to_string(h) +
+                        (periodic ? " periodic" : "") + ": hcart " + std::to_string(busiest) +
+                        " / " + std::to_string(total) + ", strips " +
+                        std::to_string(strips.busiest) + " / " + std::to_string(strips.total) +
+                        " (" + plan.describe_layout() + ")";
+            } else if (busiest < strips.busiest) {
+              ++below;
+            }
+          }
+    });
+  }
+  EXPECT_EQ(above, 0) << "of " << cases << "; first: " << first;
+  RecordProperty("cases", static_cast<int>(cases));
+  RecordProperty("below_strips", static_cast<int>(below));
+  std::printf("%ld cases, hcart above strips in %ld, below in %ld\n", cases, above, below);
 }

@@ -434,9 +434,12 @@ TEST(PlanSearch, TheIssuesExamples) {
     const auto t = hcart::traffic_model(plan, m, e.mesh);
     EXPECT_DOUBLE_EQ(static_cast<double>(t.levels[0].max_unit_bytes) / 1024.0, e.busiest_kib);
   }
+  // No level grid reaches 82.8 KiB on 7 nodes (the best puts 156 KiB on the busiest): node
+  // boxes do, with 547 200 B in total (the search's plan before stencil strips), and stencil
+  // strips with less in total (a table), which the objective then prefers.
   const Plan seven = hcart::make_plan(examples[2].mesh, Machine::parse("node:7 core:4"), {});
-  EXPECT_EQ(seven.layout, hcart::PlanLayout::NodeRegions);
-  EXPECT_EQ(seven.node_regions.size(), 7u);
+  EXPECT_EQ(seven.layout, hcart::PlanLayout::Table);
+  EXPECT_LT(seven.cost.levels[0].total, 547200.0);
 }
 
 // Up to 12 ranks, the node level against EVERY assignment of ranks to nodes (each node

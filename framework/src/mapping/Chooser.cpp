@@ -140,6 +140,8 @@ void search(const SearchContext& context, Chooser& chooser,
   chooser.settle();
   search_strips(context, strip_grids, chooser, stats);
   chooser.settle();
+  search_stencil_strips(context, strip_grids, chooser, stats);
+  chooser.settle();
   search_partitions(context, strip_grids, chooser, stats);
   chooser.settle();
 }

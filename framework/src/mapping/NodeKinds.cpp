@@ -65,6 +65,16 @@ std::vector<NodeClass> node_classes(const Machine& machine) {
   return classes;
 }
 
+std::vector<std::int64_t> ranks_per_node(const SearchContext& context) {
+  std::vector<std::int64_t> ranks;
+  for (const NodeClass& kind : context.node_classes)
+    for (const std::int64_t u : kind.nodes) {
+      if (static_cast<std::int64_t>(ranks.size()) <= u) ranks.resize(u + 1, 0);
+      ranks[u] = kind.ranks;
+    }
+  return ranks;
+}
+
 std::vector<LevelCost> runs_cost(const SearchContext& context,
                                  const std::vector<std::int64_t>& dims,
                                  const std::vector<std::int64_t>& lo,

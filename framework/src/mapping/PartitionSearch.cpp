@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 namespace hcart::impl {
 
@@ -34,29 +35,19 @@ void search_partitions(const SearchContext& context,
   if (context.node_classes.empty() || context.levels() < 2 ||
       context.ranks > partitions_max_ranks || chooser.timings() != nullptr)
     return;
-  const int L = context.levels();
   const std::int64_t P = context.ranks;
-  // Every node's ranks, in node order, and its first block number.
-  std::vector<std::int64_t> node_ranks;
-  for (const NodeClass& kind : context.node_classes)
-    for (const std::int64_t u : kind.nodes) {
-      if (static_cast<std::int64_t>(node_ranks.size()) <= u) node_ranks.resize(u + 1, 0);
-      node_ranks[u] = kind.ranks;
-    }
+  const std::vector<std::int64_t> node_ranks = ranks_per_node(context);
   const std::size_t N = node_ranks.size();
-  std::vector<std::int64_t> first_block(N, 0);
-  for (std::size_t u = 1; u < N; ++u)
-    first_block[u] = first_block[u - 1] + node_ranks[u - 1];
 
   for (const auto& dims : grids) {
     ++stats.partition_grids;
     // Every position's messages to others, both ways (row-major positions).
+    const std::vector<GridMessage> messages = grid_messages(context, dims);
     std::vector<std::vector<Link>> out(P), in(P);
-    for_each_grid_message(context, dims, [&](std::int64_t q, std::int64_t to, double cost) {
-      if (to == q || cost == 0) return;
-      out[q].push_back({to, cost});
-      in[to].push_back({q, cost});
-    });
+    for (const GridMessage& m : messages) {
+      out[m.from].push_back({m.to, m.cost});
+      in[m.to].push_back({m.from, m.cost});
+    }
     const Candidate* incumbent = chooser.best();
     double best_busiest =
         incumbent ? incumbent->cost.levels[0].busiest : std::numeric_limits<double>::infinity();
@@ -137,45 +128,63 @@ void search_partitions(const SearchContext& context,
     };
     place(place, 0);
     if (best_node.empty()) continue; // nothing better than the other spaces' best
-    // The table: node u's ranks in block order take its positions in row-major order.
-    Candidate candidate;
-    candidate.layout = PlanLayout::Table;
-    candidate.dims = dims;
-    candidate.block_cart.assign(P, 0);
-    std::vector<std::int64_t> next(first_block);
-    std::vector<std::int64_t> block_at(P);
-    for (std::int64_t q = 0; q < P; ++q) {
-      const std::int64_t b = next[best_node[q]]++;
-      candidate.block_cart[b] = q;
-      block_at[q] = b;
-    }
-    // Its cost at every level, message by message (as row-major runs are counted).
-    std::vector<std::vector<double>> level_sent(L);
-    std::vector<std::int64_t> unit_q(L), unit_to(L);
-    for (std::int64_t q = 0; q < P; ++q) {
-      context.block_units.units(block_at[q], unit_q.data());
-      for (const Link& l : out[q]) {
-        context.block_units.units(block_at[l.other], unit_to.data());
-        int level = 0;
-        while (level < L && unit_q[level] == unit_to[level])
-          ++level;
-        if (level == L) continue;
-        auto& row = level_sent[level];
-        if (static_cast<std::int64_t>(row.size()) <= unit_q[level])
-          row.resize(unit_q[level] + 1, 0.0);
-        row[unit_q[level]] += l.cost;
-      }
-    }
-    for (int l = 0; l < L; ++l) {
-      LevelCost level{context.level_names[l], 0, 0};
-      for (const double v : level_sent[l]) {
-        level.busiest = std::max(level.busiest, v);
-        level.total += v;
-      }
-      candidate.cost.levels.push_back(level);
-    }
-    chooser.offer(candidate);
+    chooser.offer(table_candidate(context, dims, best_node, messages));
   }
+}
+
+std::vector<GridMessage> grid_messages(const SearchContext& context,
+                                       const std::vector<std::int64_t>& dims) {
+  std::vector<GridMessage> messages;
+  for_each_grid_message(context, dims, [&](std::int64_t from, std::int64_t to, double cost) {
+    if (to != from && cost != 0) messages.push_back({from, to, cost});
+  });
+  return messages;
+}
+
+Candidate table_candidate(const SearchContext& context, const std::vector<std::int64_t>& dims,
+                          const std::vector<int>& node, const std::vector<GridMessage>& messages) {
+  const int L = context.levels();
+  const auto P = static_cast<std::int64_t>(node.size());
+  // Every node's first block number, in node order.
+  std::vector<std::int64_t> next = ranks_per_node(context);
+  std::int64_t first = 0;
+  for (std::int64_t& n : next)
+    first += std::exchange(n, first);
+  // Node u's ranks in block order take its positions in row-major order.
+  Candidate candidate;
+  candidate.layout = PlanLayout::Table;
+  candidate.dims = dims;
+  candidate.block_cart.assign(P, 0);
+  std::vector<std::int64_t> block_at(P);
+  for (std::int64_t q = 0; q < P; ++q) {
+    const std::int64_t b = next[node[q]]++;
+    candidate.block_cart[b] = q;
+    block_at[q] = b;
+  }
+  // Its cost at every level, message by message (as row-major runs are counted).
+  std::vector<std::vector<double>> level_sent(L);
+  std::vector<std::int64_t> unit_from(L), unit_to(L);
+  for (const GridMessage& m : messages) {
+    context.block_units.units(block_at[m.from], unit_from.data());
+    context.block_units.units(block_at[m.to], unit_to.data());
+    int level = 0;
+    while (level < L && unit_from[level] == unit_to[level])
+      ++level;
+    if (level == L) continue;
+    auto& row = level_sent[level];
+    if (static_cast<std::int64_t>(row.size()) <= unit_from[level])
+      row.resize(unit_from[level] + 1, 0.0);
+    row[unit_from[level]] += m.cost;
+  }
+  for (int l = 0; l < L; ++l) {
+    LevelCost level{context.level_names[l], 0, 0};
+    for (const double v : level_sent[l]) {
+      level.busiest = std::max(level.busiest, v);
+      level.total += v;
+    }
+    candidate.cost.levels.push_back(level);
+  }
+  return candidate;
 }
 
 } // namespace hcart::impl

@@ -526,6 +526,8 @@ Plan make_plan(const Mesh& mesh, const Machine& machine, const PlanOptions& opti
     searched += "; row-major runs on " + std::to_string(stats.run_grids) + " grids";
   if (stats.strip_grids > 0)
     searched += "; strips on " + std::to_string(stats.strip_grids) + " grids";
+  if (stats.stencil_strips > 0)
+    searched += "; " + std::to_string(stats.stencil_strips) + " stencil-strips placements";
   if (stats.partition_grids > 0)
     searched +=
         "; every partition into nodes on " + std::to_string(stats.partition_grids) + " grids";

@@ -88,6 +88,9 @@ struct SearchContext {
   bool admits(const std::vector<std::int64_t>& d) const;
 };
 
+/// \brief Every node's ranks, in node order (from context.node_classes).
+std::vector<std::int64_t> ranks_per_node(const SearchContext& context);
+
 /// \brief The cost per level (0 .. L-1: the busiest unit, the total) of the box [lo, hi) of
 /// process grid `dims` whose nodes, of the kinds `order` (indices into
 /// context.node_classes), take consecutive runs of its row-major order over the directions
@@ -136,6 +139,7 @@ struct SearchStats {
   bool regions_complete = true;     ///< false when the box budget stopped the region search
   std::int64_t run_grids = 0;       ///< process grids whose row-major runs were counted
   std::int64_t strip_grids = 0;     ///< process grids whose strips were counted
+  std::int64_t stencil_strips = 0;  ///< stencil-strips placements counted
   std::int64_t partition_grids = 0; ///< process grids whose every partition was searched
 };
 
@@ -229,8 +233,9 @@ private:
 };
 
 /// \brief The search behind Hierarchical and Manual: every space in turn (level grids on an
-/// even machine, node regions, row-major runs on `run_grids`, strips on `strip_grids`, every
-/// partition of the strip grids on small machines), each
+/// even machine, node regions, row-major runs on `run_grids`, strips on `strip_grids`,
+/// stencil strips on `strip_grids`, every partition of the strip grids on small
+/// machines), each
 /// handing its plans to `chooser`, which settles them after each space. A new space goes
 /// here.
 void search(const SearchContext& context, Chooser& chooser,
@@ -299,6 +304,39 @@ void search_row_major_runs(const SearchContext& context,
 void search_strips(const SearchContext& context,
                    const std::vector<std::vector<std::int64_t>>& grids, Chooser& chooser,
                    SearchStats& stats);
+
+/// \brief The stencil-strips space on `grids` (StripsSearch.cpp): the nodes, in node order,
+/// take consecutive runs of a grid's positions in the order of stencil strips (von
+/// Kirchbach, Schulz and Träff, 2020): for an order of the directions, each of the first D-1
+/// cut into strips nested in the previous one's, the last walked layer by layer, each
+/// layer's cells in row-major order, the strips snaking or not. Every count of strips where
+/// the family's messages fit the grid's share of stencil_strips_budget, else the counts about
+/// the heuristic's (strips as thick as a node's cube root). Each grid's best at the node
+/// level is offered as a table. Not searched without node kinds or beyond strips_max_ranks.
+void search_stencil_strips(const SearchContext& context,
+                           const std::vector<std::vector<std::int64_t>>& grids, Chooser& chooser,
+                           SearchStats& stats);
+
+/// The stencil strips' family of a grid is searched whole while its placements times the
+/// grid's messages stay within this many over the grids searched; else the heuristic's counts and
+/// their neighbours, or the heuristic's alone, whichever fits (StripsSearch.cpp).
+inline constexpr std::int64_t stencil_strips_budget = 500'000;
+
+/// One message of a process grid's exchange, sender and receiver by row-major rank.
+struct GridMessage {
+  std::int64_t from, to;
+  double cost;
+};
+
+/// \brief Every message of grid `dims` between two positions with a cost (for_each_grid_message).
+std::vector<GridMessage> grid_messages(const SearchContext& context,
+                                       const std::vector<std::int64_t>& dims);
+
+/// \brief The table (PlanLayout::Table) of grid `dims` in which node u holds the positions q
+/// with node[q] == u, its ranks in block order taking them in row-major order; its cost at
+/// every level counted over `messages`.
+Candidate table_candidate(const SearchContext& context, const std::vector<std::int64_t>& dims,
+                          const std::vector<int>& node, const std::vector<GridMessage>& messages);
 
 /// \brief The exhaustive space on `grids` (PartitionSearch.cpp): every assignment of a
 /// grid's ranks to the nodes, by branch and bound on the node level against the best plan so

@@ -26,7 +26,8 @@
 //                same for any numbering of the ranks;
 //   Table        the Cartesian rank of every block number, listed (block_cart_rank): a small
 //                grid's best partition into nodes, which no box, run or strip need hold
-//                (the exhaustive space of up to 16 ranks);
+//                (the exhaustive space of up to 16 ranks), or the nodes' runs through
+//                stencil strips (up to 4096 ranks);
 //   WorldOrder   the world rank's row-major coordinate.
 //
 //   auto machine = hcart::Machine::parse("node:8 socket:2 core:16");
