@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <string>
@@ -322,9 +323,17 @@ TEST(GivenDims, BeyondTheEnumerationNeverAboveStencilStrips) {
       {"node:[8,8,4] core:8", {8, 8, 4}}, {"node:6 core:8", {8, 8, 8, 8, 8, 8}},
   };
   std::vector<std::vector<std::int64_t>> meshes = {{128, 256, 512}, {96, 192, 480}, {60, 84, 120}};
+  std::size_t machine_count = std::size(machines);
+#ifdef HCART_TEST_SANITIZED
+  // The sanitizer build (CI stage 2) checks the same search's memory on two machines and the
+  // last mesh (the one whose halo of 2 limits the dims).
+  machine_count = 2;
+  meshes.erase(meshes.begin(), meshes.begin() + 2);
+#endif
   long cases = 0, above = 0, below = 0;
   std::string first;
-  for (const Case& c : machines) {
+  for (std::size_t m = 0; m < machine_count; ++m) {
+    const Case& c = machines[m];
     const Machine machine = Machine::parse(c.machine);
     hcart::test::for_each_factorization(machine.ranks(), 3, [&](const hcart::test::Factors& dims) {
       for (const auto& size : meshes)
