@@ -104,7 +104,8 @@ private:
   // The cells of the current layer, row-major over axes[0 .. D-2].
   void layer(std::vector<std::int64_t>& out) {
     const std::size_t D = m_dims.size();
-    std::vector<std::int64_t> c(m_lo);
+    std::vector<std::int64_t>& c = m_cell;
+    c = m_lo;
     while (true) {
       std::int64_t q = 0;
       for (std::size_t i = 0; i < D; ++i)
@@ -124,7 +125,7 @@ private:
   const std::vector<int>& m_axes;
   const std::vector<std::int64_t>& m_count;
   bool m_snake;
-  std::vector<std::int64_t> m_lo, m_hi;
+  std::vector<std::int64_t> m_lo, m_hi, m_cell;
 };
 
 // How many counts of strips are tried per direction: every count, the heuristic's and one
