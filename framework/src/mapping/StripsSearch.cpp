@@ -7,7 +7,9 @@
 // (NodeRegion::run_offset), so the plans place and describe like any other; each counted
 // message by message (runs_cost). These hold the best placements of given dims that no
 // guillotine partition or row-major run reaches (3x2x2 on 3 nodes of 4: docs/algorithms.md,
-// "Strips").
+// "Strips"). Below, stencil strips: the nodes' runs through nested strips of every order of
+// the directions, snaking or not, the best of a grid a table (docs/algorithms.md, "Stencil
+// strips").
 #include "mapping/PlanSearch.hpp"
 
 #include <algorithm>
@@ -57,10 +59,6 @@ void search_strips(const SearchContext& context,
     } while (std::next_permutation(cut.begin(), cut.end()));
   }
 }
-
-} // namespace hcart::impl
-
-namespace hcart::impl {
 
 namespace {
 
@@ -150,10 +148,6 @@ std::vector<std::int64_t> strip_counts(std::int64_t n, double node_left, int dir
   return counts;
 }
 
-} // namespace
-
-namespace {
-
 // The stencil strips of one grid within `budget` message visits (at least the heuristic's
 // counts): the best at the node level, offered as a table.
 void stencil_strips_of(const SearchContext& context, const std::vector<std::int64_t>& dims,
@@ -189,7 +183,6 @@ void stencil_strips_of(const SearchContext& context, const std::vector<std::int6
   double best_busiest = 0, best_total = 0;
   std::vector<std::int64_t> order;
   std::vector<std::int64_t> count(D, 1);
-  std::vector<std::vector<std::int64_t>> counts(D);
   const auto place = [&](bool snake) {
     StripsOrder(dims, axes, count, snake).write(order);
     std::size_t u = 0;
