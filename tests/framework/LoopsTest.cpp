@@ -364,16 +364,20 @@ struct Plane {
 } // namespace
 
 // 2-D and 1-D boxes: one cell in k runs its host rows along j, one cell in j and k along i
-// (row_direction), other thin boxes through the 3D policy; every cell of each box exactly
-// once, the same bits as the 3D policy, and the same sums, on fields of one cell in the
-// thin directions (as a 2-D or 1-D mesh has).
+// (row_direction), other thin boxes along their longest direction; every cell of each box
+// exactly once, the same bits as the 3D policy, and the same sums, on fields of one cell in
+// the thin directions (as a 2-D or 1-D mesh has) and on thin 3-D boxes.
 TEST(Loops, RowsOfTwoAndOneDimensionalBoxes) {
   EXPECT_EQ(hcart::row_direction(hcart::make_box({0, 0, 0}, {40, 40, 1})), 1);
   EXPECT_EQ(hcart::row_direction(hcart::make_box({0, 0, 0}, {40, 1, 40})), 2);
   EXPECT_EQ(hcart::row_direction(hcart::make_box({0, 0, 0}, {40, 1, 1})), 0);
-  EXPECT_EQ(hcart::row_direction(hcart::make_box({0, 0, 0}, {40, 8, 1})), -1);
-  EXPECT_EQ(hcart::row_direction(hcart::make_box({0, 0, 0}, {40, 40, 3})), -1);
-  const std::array<int, 3> shapes[] = {{20, 37, 1}, {45, 1, 1}, {1, 30, 1}, {6, 33, 1}};
+  EXPECT_EQ(hcart::row_direction(hcart::make_box({0, 0, 0}, {40, 8, 1})), 0);
+  EXPECT_EQ(hcart::row_direction(hcart::make_box({0, 0, 0}, {40, 40, 3})), 1);
+  EXPECT_EQ(hcart::row_direction(hcart::make_box({0, 0, 0}, {8, 8, 8})), 2);
+  EXPECT_EQ(hcart::row_direction(hcart::make_box({0, 0, 0}, {200, 4, 4})), 0);
+  EXPECT_EQ(hcart::row_direction(hcart::make_box({0, 0, 0}, {3, 9, 9})), 2);
+  const std::array<int, 3> shapes[] = {{20, 37, 1}, {45, 1, 1}, {1, 30, 1}, {6, 33, 1},
+                                       {40, 8, 1},  {7, 9, 3},  {12, 5, 4}, {6, 6, 6}};
   for (const auto& n : shapes) {
     const hcart::Field<double> u("u", n[0] + 2, n[1] + 2, n[2]),
         rows("rows", n[0] + 2, n[1] + 2, n[2]), cells("cells", n[0] + 2, n[1] + 2, n[2]);

@@ -17,13 +17,15 @@
 //                          when the functor reads contiguous memory (hcart::FieldAccessor:
 //                          pointer arithmetic with a unit stride it can see); a box of one
 //                          cell in k (a 2-D mesh written {n, n, 1}) runs its rows along j,
-//                          one of one cell in j and k along i (row_direction), so a 2-D or
-//                          1-D mesh runs as fast whichever directions it is given in;
+//                          one of one cell in j and k along i, a thin box along its
+//                          longest direction (row_direction), so a 2-D or 1-D mesh runs as
+//                          fast whichever directions it is given in;
 //   LoopPattern::Portable  (devices) one cell per call, k fastest: on the host Kokkos' 3D
 //                          MDRange policy; on a device the launch shape of the setting
 //                          HCART_DEVICE_LAUNCH (hcart/impl/grid/DeviceLaunch.hpp).
-// Boxes with no row of kShortestRow cells run through the 3D policy on the host too, unless
-// the call names the pattern. The functor sees the same cells with the same values on every
+// A call that names no pattern compiles the host rows alone in a host build, not the 3D
+// policy too: a functor's code is its rows along k and j, each for AVX2 and the baseline,
+// and along i for the baseline. The functor sees the same cells with the same values on every
 // pattern, so its results do not depend on the pattern (the suite compares them bitwise);
 // only the order, and so the rounding, of a floating-point sum may. An empty box runs
 // nothing. Under CUDA a KOKKOS_LAMBDA works too where nvcc allows one (a free
@@ -152,7 +154,11 @@ struct Rows {
   KOKKOS_INLINE_FUNCTION void run(const Functor& f, std::int64_t r, Value&... value) const {
     const int a = a0 + static_cast<int>(r / nb), b = b0 + static_cast<int>(r % nb);
 #ifdef HCART_ROWS_AVX2
-    if (host_has_avx2) {
+    // Rows along i (1-D meshes along i, thin boxes longest in i) for the baseline alone: a
+    // copy costs compile time, spent where the kernels' time is.
+    if constexpr (Along == 0) {
+      row_baseline<Along>(f, a, b, c0, c1, value...);
+    } else if (host_has_avx2) {
       row_avx2<Along>(f, a, b, c0, c1, value...);
     } else {
       row_baseline<Along>(f, a, b, c0, c1, value...);
@@ -294,33 +300,36 @@ void reduce_cells_as(const std::string& label, const Box& box, const Functor& f,
 
 } // namespace impl
 
-/// \brief Rows shorter than this run through the 3D policy even on the host: a row's loop
-/// costs a little to start, which only longer rows earn back (ZEUS's 200x4x4 Sod mesh ran 4%
-/// slower in rows of 4 to 6 cells).
+/// \brief The shortest row along k that the host rows take without looking further: a row's
+/// loop costs a little to start, which short rows do not earn back (ZEUS's 200x4x4 Sod mesh
+/// ran 4% slower in rows of 4 to 6 cells along k than through the 3D policy).
 constexpr int kShortestRow = 16;
 
 /// \brief The direction the host rows of `box` run along: k (the contiguous one) where the
 /// box has kShortestRow cells in k; for a box of one cell in k (a 2-D mesh given as {n, n, 1})
-/// j, where it has that many in j; for a box of one cell in j and k, i; else -1 (no rows: the
-/// 3D policy). A field with no halo in a one-cell direction keeps its other directions'
-/// cells contiguous in memory, so such a row reads memory as a row along k does.
+/// j, where it has that many in j; for a box of one cell in j and k, i. A field with no halo
+/// in a one-cell direction keeps its other directions' cells contiguous in memory, so such a
+/// row reads memory as a row along k does. Any other box (a thin slab, a coarse multigrid
+/// level, a 200x4x4 mesh) runs along its longest direction, k before j before i where they
+/// tie.
 inline int row_direction(const Box& box) {
   if (box.extent(2) >= kShortestRow) return 2;
   if (box.extent(2) == 1 && box.extent(1) >= kShortestRow) return 1;
   if (box.extent(2) == 1 && box.extent(1) == 1 && box.extent(0) >= kShortestRow) return 0;
-  return -1;
+  int along = 2;
+  for (int d = 1; d >= 0; --d)
+    if (box.extent(d) > box.extent(along)) along = d;
+  return along;
 }
 
-/// \brief The pattern the launchers take when the call names none: the build's
-/// (default_loop_pattern), except Portable where row_direction finds no rows.
-inline LoopPattern loop_pattern_for(const Box& box) {
-  return default_loop_pattern == LoopPattern::HostRows && row_direction(box) >= 0
-             ? LoopPattern::HostRows
-             : LoopPattern::Portable;
+/// \brief The pattern the launchers take when the call names none: the build's,
+/// default_loop_pattern (every box has rows).
+inline LoopPattern loop_pattern_for(const Box& /*box*/) {
+  return default_loop_pattern;
 }
 
 namespace impl {
-/// \brief The rows of `box` along its row_direction (k where it has none) in parallel.
+/// \brief The rows of `box` along its row_direction in parallel.
 template <class Functor>
 void for_each_row(const std::string& label, const Box& box, const Functor& f) {
   switch (row_direction(box)) {
@@ -369,10 +378,15 @@ void for_each_cell(const std::string& label, const Box& box, const Functor& f,
   }
 }
 
-/// \brief for_each_cell in the pattern loop_pattern_for(box).
+/// \brief for_each_cell in the pattern loop_pattern_for(box); a host build compiles the
+/// functor's host rows alone.
 template <class Functor>
 void for_each_cell(const std::string& label, const Box& box, const Functor& f) {
-  for_each_cell(label, box, f, loop_pattern_for(box));
+  if constexpr (default_loop_pattern == LoopPattern::HostRows) {
+    if (!box.empty()) impl::for_each_row(label, box, f);
+  } else {
+    for_each_cell(label, box, f, loop_pattern_for(box));
+  }
 }
 
 /// \brief Reduces f(i, j, k, value&) over the cells of `box` into `result` (a scalar for a
@@ -391,10 +405,15 @@ void reduce_cells(const std::string& label, const Box& box, const Functor& f, Re
   }
 }
 
-/// \brief reduce_cells in the pattern loop_pattern_for(box).
+/// \brief reduce_cells in the pattern loop_pattern_for(box); a host build compiles the
+/// functor's host rows alone.
 template <class Functor, class Result>
 void reduce_cells(const std::string& label, const Box& box, const Functor& f, Result&& result) {
-  reduce_cells(label, box, f, std::forward<Result>(result), loop_pattern_for(box));
+  if constexpr (default_loop_pattern == LoopPattern::HostRows) {
+    impl::reduce_rows(label, box, f, std::forward<Result>(result));
+  } else {
+    reduce_cells(label, box, f, std::forward<Result>(result), loop_pattern_for(box));
+  }
 }
 
 } // namespace hcart
