@@ -186,7 +186,31 @@ int main(int argc, char* argv[]) {
     const Kokkos::View<char*, hcart::MemorySpace> from("copy_from",
                                                        static_cast<std::size_t>(packed)),
         to("copy_to", static_cast<std::size_t>(packed));
-    std::vector<double> t_hcart, t_manual, pack_share, pack_unpack, t_bytes;
+    // The bytes' transfer at the link's bandwidth: each rank sends its packed bytes to the next
+    // rank of a ring and receives as many from the one before, through pinned host memory
+    // (device to host, MPI, host to device) where MPI takes no device buffers, straight from
+    // device memory where it does: the floor of an exchange of those bytes.
+    const bool via_host = hcart::device_mpi().device_build && !hcart::device_mpi().device_buffers;
+#if defined(KOKKOS_ENABLE_CUDA)
+    using Pinned = Kokkos::View<char*, Kokkos::CudaHostPinnedSpace>;
+#else
+    using Pinned = Kokkos::View<char*, Kokkos::HostSpace>;
+#endif
+    const Pinned send_host(Kokkos::view_alloc(Kokkos::WithoutInitializing, "link_send"),
+                           via_host ? static_cast<std::size_t>(packed) : 0),
+        recv_host(Kokkos::view_alloc(Kokkos::WithoutInitializing, "link_recv"),
+                  via_host ? static_cast<std::size_t>(packed) : 0);
+    const auto transfer = [&] {
+      const int next = (env.rank() + 1) % env.size(),
+                last = (env.rank() + env.size() - 1) % env.size();
+      char* out = via_host ? send_host.data() : from.data();
+      char* in = via_host ? recv_host.data() : to.data();
+      if (via_host) Kokkos::deep_copy(send_host, from);
+      MPI_Sendrecv(out, static_cast<int>(packed), MPI_BYTE, next, 7, in, static_cast<int>(packed),
+                   MPI_BYTE, last, 7, comm, MPI_STATUS_IGNORE);
+      if (via_host) Kokkos::deep_copy(to, recv_host);
+    };
+    std::vector<double> t_hcart, t_manual, pack_share, pack_unpack, t_bytes, t_link;
     for (int r = 0; r < repeats; ++r) {
       const hcart::HaloTimes before = halo.times();
       MPI_Barrier(comm);
@@ -213,6 +237,11 @@ int main(int argc, char* argv[]) {
         Kokkos::deep_copy(to, from);
       hcart::fence("bench_copy");
       t_bytes.push_back(slowest(seconds_since(t0), comm) / iterations);
+      MPI_Barrier(comm);
+      t0 = Clock::now();
+      for (int it = 0; it < iterations; ++it)
+        transfer();
+      t_link.push_back(slowest(seconds_since(t0), comm) / iterations);
     }
     std::vector<double> ratio(t_hcart.size());
     for (std::size_t r = 0; r < ratio.size(); ++r)
@@ -233,6 +262,11 @@ int main(int argc, char* argv[]) {
                   "(pack + unpack / copy at the medians: %.2f)\n",
                   static_cast<double>(packed) / (1 << 20), cb.min * 1e3, cb.median * 1e3,
                   pu.median / cb.median);
+      const auto l = stats(t_link);
+      std::printf("the bytes' transfer (%s)   min %9.4f ms  median %9.4f ms  (%.2f GB/s a rank; "
+                  "exchange / transfer at the medians: %.2f)\n",
+                  via_host ? "device-host-MPI-host-device" : "MPI from device memory", l.min * 1e3,
+                  l.median * 1e3, static_cast<double>(packed) / l.min / 1e9, a.median / l.median);
     }
 
     // The slowest rank's time per call of `iterations` calls.

@@ -4,7 +4,9 @@
 //     hcart's Jacobi sweep against the copy bandwidth measured in the same run (on one rank,
 //     or on every core with one rank each: the bandwidth is that of all ranks together). On
 //     a GPU, --launches times the copy, the sweep's kernel and the solver's iteration through
-//     for_each_cell in each device launch shape (HCART_DEVICE_LAUNCH values) side by side.
+//     for_each_cell in each device launch shape (HCART_DEVICE_LAUNCH values) side by side,
+//     and on a CUDA build the same sweep as a plain CUDA code writes it (PlainCudaSweep.hpp):
+//     each shape's sweep kernel over the plain one's time, repeat by repeat.
 //   hcart-mpiexec -n 2 build/bin/hcart-bench-jacobi --reference  [--size 256]
 //     hcart's solver (as the app sets it up, and with one iteration per pass) against a
 //     Jacobi written the textbook way, side by side.
@@ -16,6 +18,7 @@
 #include "BenchFields.hpp"
 #include "BenchTiming.hpp"
 #include "JacobiSolver.hpp"
+#include "PlainCudaSweep.hpp"
 
 #include <hcart/app/CommandLine.hpp>
 #include <hcart/core/HostClones.hpp>
@@ -257,6 +260,15 @@ int main(int argc, char* argv[]) {
                              launches[0] + "'s in " + std::to_string(differ) + " cells");
         }
       }
+#if HCART_BENCH_PLAIN_CUDA
+      Kokkos::deep_copy(w, 0.0);
+      hcart::bench::plain_cuda_sweep(u, w, owned, stencil);
+      hcart::fence("plain sweep");
+      if (const long differ = hcart::bench::count_differing_cells(v, w, owned); differ != 0) {
+        throw hcart::Error("the plain CUDA sweep differs from " + launches[0] + "'s in " +
+                           std::to_string(differ) + " cells");
+      }
+#endif
       solver.iterate(2);
       one_per_pass.iterate(2);
       // One launch per iteration, each waited for.
@@ -269,13 +281,16 @@ int main(int argc, char* argv[]) {
         });
       };
       struct Times {
-        std::vector<double> copy, sweep_kernel, iteration, single;
+        std::vector<double> copy, sweep_kernel, iteration, single, of_plain;
       };
       std::vector<Times> per_shape(shapes.size());
-      std::vector<double> t_memcpy, share, share_single;
+      std::vector<double> t_memcpy, share, share_single, t_plain;
       for (int r = 0; r < repeats; ++r) {
         // std::copy on the host, cudaMemcpy on a device
         t_memcpy.push_back(kernel([&] { Kokkos::deep_copy(v, u); }));
+#if HCART_BENCH_PLAIN_CUDA
+        t_plain.push_back(kernel([&] { hcart::bench::plain_cuda_sweep(u, v, owned, stencil); }));
+#endif
         double best_copy = t_memcpy.back();
         for (std::size_t l = 0; l < shapes.size(); ++l) {
           hcart::impl::set_device_launch(shapes[l]);
@@ -284,6 +299,7 @@ int main(int argc, char* argv[]) {
             hcart::for_each_cell("copy", grid.with_halo_box(), CopyField{u, v});
           }));
           t.sweep_kernel.push_back(kernel([&] { hcart::for_each_cell("sweep", owned, into_v); }));
+          if (!t_plain.empty()) t.of_plain.push_back(t_plain.back() / t.sweep_kernel.back());
           t.iteration.push_back(timed([&] { solver.iterate(iterations); }));
           t.single.push_back(timed([&] { one_per_pass.iterate(iterations); }));
           best_copy = std::min(best_copy, t.copy.back());
@@ -333,6 +349,18 @@ int main(int argc, char* argv[]) {
                         cell(one).c_str());
           }
           std::printf("every shape checked: the same bits as %s's sweep\n", launches[0].c_str());
+          if (!t_plain.empty()) {
+            const auto p = stats(t_plain);
+            std::printf("\nplain CUDA sweep (128x2x1 blocks, restrict pointers): min %.3f ms, "
+                        "%.1f GLUP/s, %.1f%% of the best copy's roofline; the same bits\n"
+                        "each shape's sweep kernel against it (plain time / shape time, per "
+                        "repeat):\n",
+                        p.min * 1e3, cells / p.min / 1e9, 100 * cells / copied * best_copy / p.min);
+            for (std::size_t l = 0; l < shapes.size(); ++l) {
+              const auto q = stats(per_shape[l].of_plain);
+              std::printf("%-22s min %.3f  median %.3f\n", launches[l].c_str(), q.min, q.median);
+            }
+          }
         }
       }
       if (root && !json_path.empty()) {
@@ -352,6 +380,10 @@ int main(int argc, char* argv[]) {
                                  {"glups", cells / it.min / 1e9},
                                  {"roofline_share", cells / copied * best_copy / it.min},
                                  {"one_per_pass_iteration", timing(one)}});
+          if (!t_plain.empty()) {
+            const auto q = stats(per_shape[l].of_plain);
+            shapes_json.back()["of_plain_cuda"] = {{"min", q.min}, {"median", q.median}};
+          }
         }
         nlohmann::json out = {
             {"benchmark", "jacobi_roofline"},
@@ -371,6 +403,7 @@ int main(int argc, char* argv[]) {
             {"one_per_pass_glups", cells / s1.min / 1e9},
             {"one_per_pass_roofline_share", {{"min", f1.min}, {"median", f1.median}}},
             {"launches", shapes_json}};
+        if (!t_plain.empty()) out["plain_cuda_sweep"] = timing(stats(t_plain));
         std::ofstream file(json_path);
         file << out.dump(2) << "\n";
         if (!file) throw hcart::Error("cannot write --json file '" + json_path + "'");

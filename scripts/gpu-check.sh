@@ -27,9 +27,10 @@
 #   halo   (only when named; bench runs it too) the exchanger benchmark on 2 and 4 ranks at
 #          256^3 and 512^3: pack + unpack against a device copy, Faces and Full, both ways
 #          of staging through pinned memory; under MPS or time-sliced as the run shares
-#   multigrid (only when named) Jacobi3D's multigrid deck on the GPU (1 and 2 ranks) and on
-#          the host build (1 rank of P threads): V-cycles, time per cycle, and the final fields
-#          compared (hcart-compare, bitwise and within 1e-12)
+#   multigrid (only when named) Jacobi3D's multigrid deck on the GPU (1 and 2 ranks; 1 rank
+#          again with its timers fenced, for each level's time) and on the host build (1 rank
+#          of P threads): V-cycles, time per cycle, and the final fields compared
+#          (hcart-compare, bitwise and within 1e-12)
 #   layouts (only when named) the host CPU: Jacobi3D's default deck (1000 iterations, the
 #          automatic iterations per pass) at every ranks x threads layout of P cores whose
 #          threads are a power of two, threads bound to cores
@@ -329,7 +330,7 @@ step_halo() {
 step_launches() {
   limit=${HCART_GPU_LIMIT_BENCH:-600}
   local b=build-cuda/bin n
-  local shapes=${HCART_GPU_LAUNCHES:-tiles:128/64,flat:1,flat:2,flat:4,columns:128/32/8,columns:128/32/16,columns:128/32/32,columns:256/32/16,columns:128/64/16,columns:64/32/16}
+  local shapes=${HCART_GPU_LAUNCHES:-columns:128/32/8,columns:256/32/8,columns:64/32/8,columns:128/32/4,columns:128/16/8,tiles:128/64}
   for n in ${HCART_GPU_LAUNCH_SIZES:-256 512}; do
     timed "launches-$n" "$b/hcart-mpiexec" -n 1 "$b/hcart-bench-jacobi" --roofline --size "$n" \
       --iterations 50 --repeats 5 --launches "$shapes" --json "$out/launches-$n.json" || true
@@ -352,13 +353,17 @@ step_layouts() {
 step_multigrid() {
   limit=${HCART_GPU_LIMIT_BENCH:-600}
   local deck=inputs/jacobi3d/multigrid.toml run
-  for run in cuda-np1 cuda-np2 openmp-np1; do
-    local build=build-${run%-np*} np=${run##*-np} launch
+  # cuda-np1-fenced: the same run with its timer regions fenced (HCART_TIMER_FENCES=1), for the
+  # time of each level's kernels; the others time the cycle as it runs unfenced.
+  for run in cuda-np1 cuda-np1-fenced cuda-np2 openmp-np1; do
+    local build=build-${run%%-np*} np=${run##*-np} launch fences=
+    np=${np%-fenced}
+    [ "${run%-fenced}" != "$run" ] && fences=1
     # The host run without a launcher: Open MPI binds one rank to one core, and its P
     # threads would share it (run 5 did: 1.1 s, the report's note said so).
     launch=("$build/bin/hcart-mpiexec" -n "$np")
     [ "$build" = build-openmp ] && launch=(env OMP_PROC_BIND=close OMP_PLACES=cores)
-    timed "multigrid-$run" env OMP_NUM_THREADS="$([ "$build" = build-openmp ] && echo "$jobs" || echo 2)" \
+    timed "multigrid-$run" env ${fences:+HCART_TIMER_FENCES=1} OMP_NUM_THREADS="$([ "$build" = build-openmp ] && echo "$jobs" || echo 2)" \
       "${launch[@]}" "$build/bin/jacobi3d" "$deck" \
       --set output.directory=\""$out/multigrid-$run"\" --set output.timers_json=\"report.json\" || true
   done
@@ -371,6 +376,8 @@ step_multigrid() {
       "$out/multigrid-cuda-np1/$last" "$out/multigrid-openmp-np1/$last" || true
     timed multigrid-gpu-np1-vs-np2 build-cuda/bin/hcart-compare --bitwise \
       "$out/multigrid-cuda-np1/$last" "$out/multigrid-cuda-np2/$last" || true
+    timed multigrid-gpu-np1-vs-fenced build-cuda/bin/hcart-compare --bitwise \
+      "$out/multigrid-cuda-np1/$last" "$out/multigrid-cuda-np1-fenced/$last" || true
   fi
 }
 

@@ -1,5 +1,6 @@
 #include "AppTimers.hpp"
 
+#include <hcart/core/ExecutionModel.hpp>
 #include <hcart/core/MpiCheck.hpp>
 #include <hcart/topology/Detect.hpp>
 
@@ -18,6 +19,13 @@ void account_halo_times(Timers& timers, const HaloExchanger& halo, HaloTimes& ac
 double halo_seconds(const Timers& timers) {
   return timers.seconds("halo.pack") + timers.seconds("halo.wait") + timers.seconds("halo.unpack") +
          timers.seconds("halo.check") + timers.seconds("halo.stage");
+}
+
+std::string timer_fences_note(const Timers& timers) {
+  if (host_execution || timers.fences()) return {};
+  return "the timers' regions do not fence the device: a region counts its kernels' launches, "
+         "and their run where something waits for them (a reduction, an exchange with "
+         "messages); HCART_TIMER_FENCES=1 times each region's kernels, at a round trip each";
 }
 
 std::string thread_binding_note(MPI_Comm comm, int threads) {

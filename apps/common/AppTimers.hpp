@@ -27,6 +27,10 @@ double halo_seconds(const Timers& timers);
 /// the note of the rank with the fewest units.
 std::string thread_binding_note(MPI_Comm comm, int threads);
 
+/// \brief A note when the timers' regions do not fence a device (Timers::fences): what their
+/// times then count and how to time each region's kernels; empty otherwise.
+std::string timer_fences_note(const Timers& timers);
+
 /// \brief The halo counters of every rank of `comm` added up (collective): bytes and messages
 /// per level; the level names and the exchanges are this rank's.
 HaloCounters summed_halo_counters(const HaloCounters& mine, MPI_Comm comm);

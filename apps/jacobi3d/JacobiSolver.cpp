@@ -165,6 +165,7 @@ Result Solver::iterate(long count) {
 Result Solver::run(const std::function<void(const Progress&)>& progress) {
   Result r;
   const auto t0 = Clock::now();
+  const double io_before = m_timers.seconds("io");
   auto last_report = t0;
   const long first = m_iteration;
   double last_residual = -1.0;
@@ -200,6 +201,7 @@ Result Solver::run(const std::function<void(const Progress&)>& progress) {
   // The final state, unless it was just written.
   if (m_output.every > 0 && m_iteration % m_output.every != 0) write_output();
   r.seconds = seconds_since(t0);
+  r.output_seconds = m_timers.seconds("io") - io_before;
   return r;
 }
 

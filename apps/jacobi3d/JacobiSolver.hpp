@@ -38,7 +38,11 @@ struct Result {
   long iterations = 0;
   double residual = -1; ///< the last one computed
   bool converged = false;
-  double seconds = 0;
+  double seconds = 0;        ///< the run's, from its start to its end
+  double output_seconds = 0; ///< of `seconds`, writing fields and checkpoints ("io")
+
+  /// \brief The seconds of the iterations or cycles themselves, without the output's.
+  double solve_seconds() const { return seconds - output_seconds; }
 };
 
 class Solver {

@@ -124,6 +124,7 @@ Result Multigrid::cycles(long count) {
 Result Multigrid::run(const std::function<void(const Progress&)>& progress) {
   Result r;
   const auto t0 = Clock::now();
+  const double io_before = m_timers.seconds("io");
   auto last_report = t0;
   const long first = m_cycle;
   if (m_initial < 0) m_initial = residual_norm();
@@ -148,6 +149,7 @@ Result Multigrid::run(const std::function<void(const Progress&)>& progress) {
   r.converged = m_settings.tolerance > 0 && residual <= target;
   if (m_output.every > 0 && m_cycle % m_output.every != 0) write_output();
   r.seconds = seconds_since(t0);
+  r.output_seconds = m_timers.seconds("io") - io_before;
   return r;
 }
 

@@ -42,7 +42,9 @@ RunReport collect(const Decomposition& decomp, const SolverFacts& solver, const 
   r.solver = multigrid ? "multigrid" : "jacobi";
   r.levels = solver.levels;
   r.initial_residual = solver.initial_residual;
-  r.dofs_per_second = multigrid && result.seconds > 0 ? solver.global_cells / result.seconds : 0;
+  // Rates of the iterations or cycles alone: writing fields is the io region's.
+  const double solve = result.solve_seconds();
+  r.dofs_per_second = multigrid && solve > 0 ? solver.global_cells / solve : 0;
   if (multigrid) {
     const MultigridSettings& mg = solver.settings.multigrid;
     r.cycle = "V(" + std::to_string(mg.pre_smooth) + "," + std::to_string(mg.post_smooth) + "), " +
@@ -60,15 +62,16 @@ RunReport collect(const Decomposition& decomp, const SolverFacts& solver, const 
   r.layout = decomp.plan().describe_layout();
   r.chosen_by = decomp.plan().chosen_by;
   r.result = result;
-  r.mlups = result.seconds > 0 ? solver.global_cells * static_cast<double>(result.iterations) /
-                                     result.seconds / 1e6
-                               : 0.0;
+  r.mlups =
+      solve > 0 ? solver.global_cells * static_cast<double>(result.iterations) / solve / 1e6 : 0.0;
   r.timers = timers.summarize(decomp.comm());
   r.tolerance = solver.settings.tolerance;
   r.execution_space = execution_space_name();
   r.threads_per_rank = solver.threads_per_rank;
   const std::string crowded = apps::thread_binding_note(decomp.comm(), host_threads());
   if (!crowded.empty()) r.notes.push_back(crowded);
+  const std::string unfenced = apps::timer_fences_note(timers);
+  if (!unfenced.empty()) r.notes.push_back(unfenced);
   // Threads another process kept off their cores (the wavefront measures it, Wavefront.hpp).
   long starved[2] = {solver.starved_passes, solver.passes};
   HCART_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, starved, 2, MPI_LONG, MPI_MAX, decomp.comm()));
@@ -121,6 +124,11 @@ void print_run(std::ostream& out, const RunReport& r) {
       << (host_execution ? ", " : " (kernels on the device), ") << r.threads_per_rank
       << (host_execution ? "" : " host") << (r.threads_per_rank == 1 ? " thread" : " threads")
       << " per rank\n";
+  // The output written during the run, apart: the rates are of the iterations or cycles.
+  const std::string writing =
+      r.result.output_seconds > 0
+          ? " (" + apps::fixed(r.result.output_seconds) + " s of it writing output)"
+          : "";
   if (r.solver == "multigrid") {
     out << "multigrid: " << r.cycle << " cycles on " << r.levels.size() << " levels\n";
     for (const auto& line : r.levels)
@@ -132,9 +140,10 @@ void print_run(std::ostream& out, const RunReport& r) {
         << (r.result.converged ? " (converged)"
             : r.tolerance > 0  ? " (tolerance not reached)"
                                : " (the deck's fixed count: tolerance 0)")
-        << ", " << apps::fixed(r.result.seconds) << " s, "
-        << apps::fixed(r.result.iterations > 0 ? r.result.seconds / r.result.iterations * 1e3 : 0,
-                       "%.3f")
+        << ", " << apps::fixed(r.result.seconds) << " s" << writing << ", "
+        << apps::fixed(
+               r.result.iterations > 0 ? r.result.solve_seconds() / r.result.iterations * 1e3 : 0,
+               "%.3f")
         << " ms per cycle, " << apps::fixed(r.dofs_per_second / 1e6, "%.2f") << " MDOF/s\n";
   } else {
     out << "iterations " << r.result.iterations << ", residual "
@@ -142,8 +151,8 @@ void print_run(std::ostream& out, const RunReport& r) {
         << (r.result.converged ? " (converged)"
             : r.tolerance > 0  ? " (tolerance not reached)"
                                : " (the deck's fixed count: tolerance 0)")
-        << ", " << apps::fixed(r.result.seconds) << " s, " << apps::fixed(r.mlups, "%.1f")
-        << " MLUP/s\n";
+        << ", " << apps::fixed(r.result.seconds) << " s" << writing << ", "
+        << apps::fixed(r.mlups, "%.1f") << " MLUP/s\n";
   }
   if (r.iterations_per_pass > 1) {
     out << "temporal blocking: up to " << r.iterations_per_pass
@@ -193,6 +202,7 @@ nlohmann::json to_json(const RunReport& r, const std::string& deck) {
                     : r.tolerance > 0  ? "max_iterations"
                                        : "fixed_count";
   j["seconds"] = r.result.seconds;
+  j["output_seconds"] = r.result.output_seconds;
   j["mlups"] = r.mlups;
   j["execution_space"] = r.execution_space;
   j["threads_per_rank"] = r.threads_per_rank;

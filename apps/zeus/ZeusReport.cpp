@@ -53,6 +53,8 @@ Report run_once(const Config& config, bool verbose, int rank,
   r.notes = decomp.report().notes;
   const std::string crowded = apps::thread_binding_note(decomp.comm(), host_threads());
   if (!crowded.empty()) r.notes.push_back(crowded);
+  const std::string unfenced = apps::timer_fences_note(timers);
+  if (!unfenced.empty()) r.notes.push_back(unfenced);
   if (result.time < t_end && hydro.steps() >= config.settings.max_steps) {
     r.notes.push_back(
         "stopped at [hydro] max_steps = " + std::to_string(config.settings.max_steps) +

@@ -156,9 +156,15 @@ TEST(FieldTraits, DescribeEachFieldType) {
   EXPECT_EQ(hcart::FieldTraits<F>::cells(u), cells);
   EXPECT_EQ(hcart::FieldTraits<C>::cells(f), cells);
   EXPECT_EQ(hcart::component(u, 0).data(), u.data());
+  // Addresses from the views' strides: a device view's elements are not read on the host.
+  const auto at = [](const auto& view, auto... index) {
+    std::size_t offset = 0, d = 0;
+    ((offset += static_cast<std::size_t>(index) * view.stride(d++)), ...);
+    return view.data() + offset;
+  };
   for (int c = 0; c < 3; ++c) {
     const hcart::Field<double> part = hcart::component(f, c);
-    EXPECT_EQ(&part(1, 2, 3), &f(c, 1, 2, 3));
-    EXPECT_EQ(&part(3, 4, 5), &f(c, 3, 4, 5));
+    EXPECT_EQ(at(part, 1, 2, 3), at(f, c, 1, 2, 3));
+    EXPECT_EQ(at(part, 3, 4, 5), at(f, c, 3, 4, 5));
   }
 }

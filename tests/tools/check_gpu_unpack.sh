@@ -17,7 +17,9 @@ cp -r "$scratch/pack/main/scripts" "$scratch/pack/main/.device" "$scratch/gpu/ma
 rm -rf "$scratch/pack"
 printf '#!/bin/sh\necho "0, NVIDIA H100 80GB HBM3, 580.65.06, Default"\n' >"$scratch/fake/nvidia-smi"
 chmod +x "$scratch/fake/nvidia-smi"
-(cd "$scratch/gpu/main" && PATH="$scratch/fake:$PATH" HCART_GPU_UNPACK_ONLY=1 \
+# Without OUT: on the GPU machine the device tool's results folder is set, and the script would
+# pack this test's logs into it.
+(cd "$scratch/gpu/main" && env -u OUT PATH="$scratch/fake:$PATH" HCART_GPU_UNPACK_ONLY=1 \
    HCART_GPU_LOGS="$scratch/out" scripts/gpu-check.sh unpack)
 build=$scratch/gpu/main/build-cuda
 [ -d "$build" ] && [ ! -L "$build" ] || { echo "FAIL: $build is not a folder: $(ls -ld "$build" 2>&1)"; exit 1; }

@@ -217,7 +217,6 @@ void Multigrid::smooth(int l, long sweeps) {
       for_each_cell("mg_copy", owned, impl::MultigridCopy{accessor(level.v), accessor(level.u)});
     }
   }
-  fence("mg_smooth");
 }
 
 void Multigrid::residual(int l) {
@@ -231,7 +230,6 @@ void Multigrid::residual(int l) {
   for_each_cell("mg_residual", level.grid->owned_box(),
                 impl::MultigridResidual{accessor(level.u), accessor(level.f), accessor(level.r),
                                         level.stencil});
-  fence("mg_residual");
 }
 
 // Level l's r restricted into level l + 1's f, whose u starts at zero (ranks of level l).
@@ -244,7 +242,7 @@ void Multigrid::restrict_residual(int l) {
     level.r_full.exchange();
   }
   Scope scope(m_timers, region(l + 1, "restrict"));
-  if (below.grid != nullptr) Kokkos::deep_copy(below.u, 0.0);
+  if (below.grid != nullptr) Kokkos::deep_copy(ExecutionSpace(), below.u, 0.0); // unwaited
   restrict_cells(m_hierarchy, l + 1, level.r, below.f);
 }
 

@@ -333,7 +333,6 @@ void PhysicalBoundaries::apply_component(const Field<T>& field, const SideCondit
                                       static_cast<T>(c.value)});
     }
   }
-  fence("hcart_bc");
 }
 
 // The common value types' fills are compiled in the library (PhysicalBoundaries.cpp): a
@@ -371,7 +370,6 @@ void PhysicalBoundaries::apply_rule(const F& field, std::initializer_list<Side> 
       }
     }
   }
-  fence("hcart_bc");
 }
 
 template <class T, class Function>
@@ -385,7 +383,6 @@ void PhysicalBoundaries::apply_function(const Field<T>& field, const Function& f
                     impl::FillFromFunction<T, Function>{field, global, function});
     }
   }
-  fence("hcart_bc");
 }
 
 } // namespace hcart

@@ -13,8 +13,12 @@
 //                     threads with up to K along k, then j, then i (impl::device_tiles);
 //   kokkos            the same policy with Kokkos' own tiles (2, 2, 16 for a rank-3 box).
 // Measured on an H200 at 512^3 (docs/benchmarks.md, "GPU and many-core runs"): Jacobi's
-// sweep at 192 GLUP/s in columns of 8, against 115 in MDRange tiles 128/64 and 131-169 in a
-// flat range of 1, 2 or 4 cells per work item (a shape tried and left out).
+// sweep at 192-195 GLUP/s in columns of 8, 0.98x a plain CUDA sweep of the same stencil in
+// the same run (bench/PlainCudaSweep.hpp), against 115 in MDRange tiles 128/64, 131-169 in a
+// flat range of 1, 2 or 4 cells per work item, and 157-188 (0.79-0.92x plain CUDA) in the
+// plain code's own launch, one thread per cell in blocks along k and j, the functor called in
+// a __global__ kernel of hcart's (both tried and left out: the plain code's lead is its
+// restrict pointers, not its launch).
 // Every shape calls the functor once per cell with the same (i, j, k), so the results are
 // bitwise the same on every shape (tests/framework/LoopsTest.cpp checks each one on the host,
 // the suite on a GPU).
