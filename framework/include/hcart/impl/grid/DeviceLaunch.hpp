@@ -128,7 +128,8 @@ struct ReduceItem {
 };
 
 /// \brief The 1D policy of `items` work items.
-inline Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>> items_policy(std::int64_t items) {
+inline Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>
+items_policy(std::int64_t items) {
   return Kokkos::RangePolicy<ExecutionSpace, Kokkos::IndexType<int>>(0, static_cast<int>(items));
 }
 
