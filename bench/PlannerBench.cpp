@@ -5,7 +5,7 @@
 // the default with a machine file (figures of a quiet machine and of one under load, whose
 // node latency of 1.8 ms makes the messages' count matter), the time path of make_plan.
 //
-//   build/bin/hcart-bench-planner [--repeats 7] [--plans | --given]
+//   build/bin/hcart-bench-planner [--repeats 7] [--plans | --given | --hierarchy]
 #include "BenchTiming.hpp"
 
 #include <hcart/app/CommandLine.hpp>
@@ -125,6 +125,35 @@ void print_given_dims(int repeats) {
   }
 }
 
+// A grid hierarchy's level 0 (block multiples of 16 cells: nested_spec's for 5 levels) on
+// 10^5 and 10^6 ranks, with and without a machine file: the time path's level grids in
+// closed form in units of the multiple.
+void print_hierarchy_plans(int repeats) {
+  struct Case {
+    const char* machine;
+    std::int64_t n;
+  };
+  const Case cases[] = {{"node:1024 socket:2 core:48", 4096}, {"node:8192 socket:2 core:64", 8192}};
+  std::printf("%-28s %8s %-14s %-8s %10s %10s  %s\n", "machine", "ranks", "mesh", "file", "min",
+              "median", "dims, chosen by");
+  for (const Case& c : cases) {
+    const hcart::Machine machine = hcart::Machine::parse(c.machine);
+    const hcart::Mesh mesh{{c.n, c.n, c.n}, {1, 1, 1}, {false, false, false}, {}, {16, 16, 16}};
+    for (const bool file : {false, true}) {
+      hcart::PlanOptions options;
+      if (file) options.timings = timings_for(machine, 1.8e-3);
+      const hcart::Plan plan = hcart::make_plan(mesh, machine, options);
+      const auto t = time_plan(mesh, machine, options, repeats);
+      const std::string size = std::to_string(c.n) + "^3 m16";
+      std::printf("%-28s %8lld %-14s %-8s %7.3f ms %7.3f ms  %lldx%lldx%lld, %s\n", c.machine,
+                  static_cast<long long>(machine.ranks()), size.c_str(), file ? "loaded" : "none",
+                  t.min * 1e3, t.median * 1e3, static_cast<long long>(plan.dims[0]),
+                  static_cast<long long>(plan.dims[1]), static_cast<long long>(plan.dims[2]),
+                  plan.chosen_by.c_str());
+    }
+  }
+}
+
 } // namespace
 
 int main(int argc, char* argv[]) {
@@ -143,7 +172,15 @@ int main(int argc, char* argv[]) {
                  "instead: plans of the dims MPI_Dims_create gives (the Manual strategy: an "
                  "MPI_Cart_create replacement) on machines of 12 to 4096 ranks, their time and "
                  "busiest node");
+    bool hierarchy = false;
+    app.add_flag("--hierarchy", hierarchy,
+                 "instead: a grid hierarchy's level 0 (blocks of 16-cell multiples) on 10^5 and "
+                 "10^6 ranks, without and with a machine file");
     if (!hcart::parse_command_line(app, argc, argv, MPI_COMM_WORLD)) return 0;
+    if (hierarchy) {
+      print_hierarchy_plans(repeats);
+      return 0;
+    }
     if (plans) {
       print_plans(repeats);
       return 0;

@@ -682,6 +682,58 @@ TEST(PlanSearch, AMachineFileIsExactOverLevelGrids) {
   EXPECT_GT(compared, 1000);
 }
 
+// Blocks at multiples of m cells where m divides the size (a grid hierarchy's nested_spec):
+// the level grids are timed in closed form, in units of m (at 10^6 ranks milliseconds, where
+// counting rank by rank took minutes), and the choice is still exact: its predicted time,
+// counted rank by rank, at most that of every level grid of every process grid whose blocks
+// all hold units, under figures where the message count matters and under quiet ones.
+TEST(PlanSearch, AMachineFileIsExactOverLevelGridsWithBlockMultiples) {
+  const std::vector<Mesh> meshes = {
+      {{64, 64, 64}, {1, 1, 1}, {false, false, false}, {}, {8, 8, 8}},
+      {{48, 96, 32}, {1, 2, 1}, {false, true, false}, {}, {4, 8, 2}},
+      {{128, 64, 8}, {2, 1, 1}, {true, true, false}, {}, {16, 16, 1}}};
+  int compared = 0;
+  for (const char* text : {"node:4 socket:2 core:2", "node:3 core:4", "node:6 core:2"}) {
+    const Machine m = Machine::parse(text);
+    for (const Mesh& mesh : meshes) {
+      for (const bool loaded : {true, false}) {
+        PlanOptions o;
+        o.timings = loaded_timings(m);
+        if (!loaded) {
+          for (auto& level : o.timings->levels)
+            level.latency = 2e-6;
+        }
+        const auto predicted = [&](const Plan& p) {
+          return hcart::predict_exchange_time(hcart::level_loads(hcart::traffic_model(p, m, mesh)),
+                                              *o.timings)
+              .seconds;
+        };
+        const Plan chosen = hcart::make_plan(mesh, m, o);
+        const double best = predicted(chosen);
+        for (const Factors& d : ref_grids(mesh, m.ranks(), {})) {
+          bool holds = true; // every block at least one unit of m cells
+          for (std::size_t i = 0; i < d.size(); ++i)
+            holds = holds && d[i] <= mesh.global_size[i] / mesh.block_multiple[i];
+          if (!holds) continue;
+          for (const auto& chain : hcart::test::ref_chains(m, 0, d)) {
+            Plan p;
+            p.dims = d;
+            p.layout = hcart::PlanLayout::LevelGrid;
+            p.level_factors = chain;
+            EXPECT_LE(best, predicted(p) * (1 + 1e-12))
+                << text << (loaded ? " loaded" : " quiet") << " mesh " << mesh.global_size[0] << "x"
+                << mesh.global_size[1] << "x" << mesh.global_size[2] << ": the level grid " << d[0]
+                << "x" << d[1] << "x" << d[2] << " is faster than the chosen "
+                << chosen.describe_layout();
+            ++compared;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(compared, 200);
+}
+
 // With a machine file the chooser times every grid's best: the plan's predicted time
 // (counted rank by rank through the traffic model) is at most that of the objective's plan
 // on every admitted process grid (make_plan with the grid fixed: its best level grid, node

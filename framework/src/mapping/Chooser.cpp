@@ -12,22 +12,40 @@
 
 namespace hcart::impl {
 
-Chooser::Chooser(const MachineTimings& timings, const Machine& machine, Mesh costed,
-                 TrafficOptions traffic, Strategy strategy, std::vector<double> weights,
-                 LoadProblem bytes, bool closed_form, bool costs_are_bytes)
+void ObjectiveChooser::note(const Candidate& c) {
+  if (!m_best || compare_candidates(c, *m_best) < 0) m_best = c;
+}
+
+void ObjectiveChooser::walk_level_grids(const SearchContext& context, SearchStats& stats) {
+  search_level_grids(context, *this, stats);
+}
+
+bool ObjectiveChooser::hopeless(double node_cost) const {
+  return m_best && compare_level({"", node_cost, 0}, {"", m_best->cost.levels[0].busiest, 0}) > 0;
+}
+
+double ObjectiveChooser::node_cost_limit() const {
+  return m_best ? m_best->cost.levels[0].busiest : std::numeric_limits<double>::infinity();
+}
+
+TimeChooser::TimeChooser(const MachineTimings& timings, const Machine& machine, Mesh costed,
+                         TrafficOptions traffic, Strategy strategy, std::vector<double> weights,
+                         LoadProblem bytes, bool closed_form, bool costs_are_bytes)
     : m_timings(&timings), m_machine(&machine), m_costed(std::move(costed)),
       m_traffic(std::move(traffic)), m_strategy(strategy), m_weights(std::move(weights)),
       m_bytes(std::move(bytes)), m_closed_form(closed_form), m_costs_are_bytes(costs_are_bytes),
       m_node_timing(timings.find(machine.levels()[0].name)) {}
 
-void Chooser::note(const Candidate& c) {
-  std::optional<Candidate>& record = m_timings ? m_objective_best : m_best;
-  if (!record || compare_candidates(c, *record) < 0) record = c;
+void TimeChooser::note(const Candidate& c) {
+  if (!m_objective_best || compare_candidates(c, *m_objective_best) < 0) m_objective_best = c;
 }
 
-void Chooser::offer(const Candidate& c) {
+void TimeChooser::walk_level_grids(const SearchContext& context, SearchStats& stats) {
+  search_level_grids(context, *this, stats);
+}
+
+void TimeChooser::offer(const Candidate& c) {
   note(c);
-  if (!m_timings) return;
   // Its node level alone slower than the best, or its bytes and node messages alone: it
   // cannot be chosen.
   if (hopeless(c.cost.levels[0].busiest)) return;
@@ -42,12 +60,12 @@ void Chooser::offer(const Candidate& c) {
   m_pending.emplace_back(least, c);
 }
 
-void Chooser::count_later(const Candidate& c, double least) {
+void TimeChooser::count_later(const Candidate& c, double least) {
   note(c);
   if (!beyond_best(least)) m_pending.emplace_back(least, c);
 }
 
-void Chooser::settle() {
+void TimeChooser::settle() {
   std::stable_sort(m_pending.begin(), m_pending.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& [least, c] : m_pending) {
@@ -61,16 +79,16 @@ void Chooser::settle() {
   m_pending.clear();
 }
 
-bool Chooser::beyond_best(double seconds) const {
+bool TimeChooser::beyond_best(double seconds) const {
   return m_best && compare_sums(seconds, m_best_seconds) > 0;
 }
 
-double Chooser::least_seconds(const Candidate& c) const {
+double TimeChooser::least_seconds(const Candidate& c) const {
   return m_costs_are_bytes && m_closed_form ? bytes_seconds(c.cost, c.messages) : 0;
 }
 
-double Chooser::bytes_seconds(const PlanCost& bytes,
-                              const std::vector<std::int64_t>& messages) const {
+double TimeChooser::bytes_seconds(const PlanCost& bytes,
+                                  const std::vector<std::int64_t>& messages) const {
   std::vector<LevelLoad> loads;
   std::int64_t units = 1;
   for (std::size_t l = 0; l < bytes.levels.size(); ++l) {
@@ -83,7 +101,7 @@ double Chooser::bytes_seconds(const PlanCost& bytes,
   return predict_exchange_time(loads, *m_timings).seconds;
 }
 
-void Chooser::offer(const Candidate& c, double seconds) {
+void TimeChooser::offer(const Candidate& c, double seconds) {
   note(c);
   const int by_time = m_best ? compare_sums(seconds, m_best_seconds) : -1;
   if (by_time > 0) return;
@@ -93,17 +111,14 @@ void Chooser::offer(const Candidate& c, double seconds) {
   }
 }
 
-double Chooser::best_seconds() const {
+double TimeChooser::best_seconds() const {
   return m_best ? m_best_seconds : std::numeric_limits<double>::infinity();
 }
 
-bool Chooser::hopeless(double node_cost) const {
-  if (!m_best) return false;
-  if (!m_timings)
-    return compare_level({"", node_cost, 0}, {"", m_best->cost.levels[0].busiest, 0}) > 0;
-  // By time: the node level's time at those bytes alone (no latency of more messages) is a
-  // lower bound of the exchange's, where the cost is bytes and bounds them.
-  if (!m_costs_are_bytes || !m_closed_form || m_node_timing == nullptr) return false;
+bool TimeChooser::hopeless(double node_cost) const {
+  // The node level's time at those bytes alone (no latency of more messages) is a lower
+  // bound of the exchange's, where the cost is bytes and bounds them.
+  if (!m_best || !m_costs_are_bytes || !m_closed_form || m_node_timing == nullptr) return false;
   if (std::isinf(node_cost)) return node_cost > 0; // no partition at all
   const auto bytes = static_cast<std::int64_t>(std::floor(node_cost));
   if (bytes <= 0) return false; // a level without bytes takes no time
@@ -112,11 +127,9 @@ bool Chooser::hopeless(double node_cost) const {
   return compare_sums(lower, m_best_seconds) > 0;
 }
 
-double Chooser::node_cost_limit() const {
+double TimeChooser::node_cost_limit() const {
   constexpr double none = std::numeric_limits<double>::infinity();
-  if (!m_best) return none;
-  if (!m_timings) return m_best->cost.levels[0].busiest;
-  if (!m_costs_are_bytes || !m_closed_form || m_node_timing == nullptr) return none;
+  if (!m_best || !m_costs_are_bytes || !m_closed_form || m_node_timing == nullptr) return none;
   // The node level's time grows with its bytes: the last bytes not hopeless, by bisection.
   std::int64_t low = 0, high = std::int64_t{1} << 50;
   if (hopeless(static_cast<double>(low))) return 0;
@@ -132,7 +145,7 @@ void search(const SearchContext& context, Chooser& chooser,
             const std::vector<std::vector<std::int64_t>>& run_grids,
             const std::vector<std::vector<std::int64_t>>& strip_grids, SearchStats& stats) {
   // The fastest space first, so that its best bounds the others.
-  if (context.even) search_level_grids(context, chooser, stats);
+  if (context.even) chooser.walk_level_grids(context, stats);
   chooser.settle();
   search_node_regions(context, chooser, stats);
   chooser.settle();

@@ -350,20 +350,22 @@ void time_level_grids(const SearchContext& context, const MachineTimings& timing
   }
 }
 
-void search_level_grids(const SearchContext& context, Chooser& chooser, SearchStats& stats) {
-  std::optional<Candidate> objective = best_level_grid(context, stats);
-  if (chooser.timings() == nullptr) {
-    if (objective) chooser.offer(*objective);
-    return;
-  }
-  // By time: the objective's best is recorded (for ties and the plan's words); the grids are
-  // timed in bytes, each reaching the chooser with its objective cost.
-  if (objective) chooser.note(*objective);
+void search_level_grids(const SearchContext& context, ObjectiveChooser& chooser,
+                        SearchStats& stats) {
+  if (std::optional<Candidate> objective = best_level_grid(context, stats))
+    chooser.offer(*objective);
+}
+
+void search_level_grids(const SearchContext& context, TimeChooser& chooser, SearchStats& stats) {
+  // The objective's best is recorded (for ties and the plan's words); the grids are timed in
+  // bytes, each reaching the chooser with its objective cost.
+  if (std::optional<Candidate> objective = best_level_grid(context, stats))
+    chooser.note(*objective);
   SearchContext bytes = context;
-  bytes.problem = chooser.bytes();
+  bytes.problem = *chooser.timed_bytes();
   if (chooser.closed_form()) {
     time_level_grids(
-        bytes, *chooser.timings(), [&] { return chooser.best_seconds(); },
+        bytes, chooser.timings(), [&] { return chooser.best_seconds(); },
         [&](const Candidate& c, double seconds) { // c.cost in bytes
           if (compare_sums(seconds, chooser.best_seconds()) > 0) return;
           Candidate costed = c;

@@ -33,7 +33,7 @@ void search_partitions(const SearchContext& context,
                        const std::vector<std::vector<std::int64_t>>& grids, Chooser& chooser,
                        SearchStats& stats) {
   if (context.node_classes.empty() || context.levels() < 2 ||
-      context.ranks > partitions_max_ranks || chooser.timings() != nullptr)
+      context.ranks > partitions_max_ranks || chooser.timed_bytes() != nullptr)
     return;
   const std::int64_t P = context.ranks;
   const std::vector<std::int64_t> node_ranks = ranks_per_node(context);

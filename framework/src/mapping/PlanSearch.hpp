@@ -147,13 +147,65 @@ struct SearchStats {
 Plan plan_of(const Candidate& c, Strategy strategy, const std::vector<double>& weights);
 
 /// What the search compares plans by (docs/algorithms.md, "One search, any chooser"): the
-/// bottleneck objective, or with a machine file the predicted exchange time, the objective
-/// breaking ties. Every space of the search hands it its plans and asks it how far to go;
-/// the driver (search) and the spaces are the same for both.
+/// bottleneck objective (ObjectiveChooser), or with a machine file the predicted exchange
+/// time, the objective breaking ties (TimeChooser). Every space of the search hands it its
+/// plans and asks it how far to go; the driver (search) and the spaces are the same for both,
+/// but for the level grids, which each chooser walks its own way (walk_level_grids).
 class Chooser {
 public:
-  /// \brief The bottleneck objective.
-  Chooser() = default;
+  virtual ~Chooser() = default;
+
+  /// \brief A plan, its cost the objective's: kept when the chooser prefers it.
+  virtual void offer(const Candidate& c) = 0;
+  /// \brief A plan for the objective's record alone (by time: one the time search covers).
+  virtual void note(const Candidate& c) = 0;
+  /// \brief Decides the plans offered since the last call that are still undecided (by time:
+  /// those left to count rank by rank).
+  virtual void settle() {}
+  /// \brief The level-grid space, walked as this chooser compares plans (search_level_grids).
+  virtual void walk_level_grids(const SearchContext& context, SearchStats& stats) = 0;
+
+  /// The load formulas in bytes that plans are also compared by (by time: the time is
+  /// counted from them), or nullptr (the objective: its costs alone).
+  virtual const LoadProblem* timed_bytes() const { return nullptr; }
+  /// The plan a grid's partial plan must beat level by level, or nullptr (by time: every
+  /// grid's own best reaches offer).
+  virtual const Candidate* to_beat() const = 0;
+  /// \brief True when no plan whose busiest node costs at least `node_cost` can be chosen.
+  virtual bool hopeless(double node_cost) const = 0;
+  /// \brief The most the busiest node of a plan may cost and still be chosen (+infinity
+  /// when unknown). Costs past it are hopeless.
+  virtual double node_cost_limit() const = 0;
+
+  /// The chosen plan so far, or nullptr.
+  const Candidate* best() const { return m_best ? &*m_best : nullptr; }
+  /// The objective's best of every plan offered or noted, or nullptr.
+  virtual const Candidate* objective_best() const = 0;
+
+protected:
+  std::optional<Candidate> m_best;
+};
+
+/// The bottleneck objective: a plan is chosen by its cost alone, the busiest unit of the
+/// coarsest level first (compare_candidates).
+class ObjectiveChooser final : public Chooser {
+public:
+  void offer(const Candidate& c) override { note(c); }
+  void note(const Candidate& c) override;
+  void walk_level_grids(const SearchContext& context, SearchStats& stats) override;
+  /// The objective's best so far.
+  const Candidate* to_beat() const override { return best(); }
+  bool hopeless(double node_cost) const override;
+  /// The objective's best busiest node so far.
+  double node_cost_limit() const override;
+  const Candidate* objective_best() const override { return best(); }
+};
+
+/// The predicted exchange time from a machine file (TimeModel.hpp), the objective breaking
+/// ties: plans are timed in closed form where that is exact, else counted rank by rank
+/// through the traffic model in the order of a lower bound of their time.
+class TimeChooser final : public Chooser {
+public:
   /// \brief The predicted time from `timings` of plans of `strategy` on `machine` for
   /// `costed` (the mesh with the objective's cost factors), their traffic counted with
   /// `traffic`; `bytes`: the load formulas without cost factors (the level grids' closed
@@ -161,63 +213,54 @@ public:
   /// grids are timed exactly in closed form and the bytes of the objective bound the time;
   /// `costs_are_bytes`: the objective's costs are bytes (no cost factors), so that a bound
   /// of the busiest node's cost bounds its bytes.
-  Chooser(const MachineTimings& timings, const Machine& machine, Mesh costed,
-          TrafficOptions traffic, Strategy strategy, std::vector<double> weights, LoadProblem bytes,
-          bool closed_form, bool costs_are_bytes);
+  TimeChooser(const MachineTimings& timings, const Machine& machine, Mesh costed,
+              TrafficOptions traffic, Strategy strategy, std::vector<double> weights,
+              LoadProblem bytes, bool closed_form, bool costs_are_bytes);
 
-  const MachineTimings* timings() const { return m_timings; }
-  const LoadProblem& bytes() const { return m_bytes; }
-  bool closed_form() const { return m_closed_form; }
-
-  /// \brief A plan, its cost the objective's: kept when the chooser prefers it. By time a
-  /// plan that may beat the best is timed at once where its closed form is exact (node
-  /// regions of one node a box, on an even machine), else counted rank by rank through the
-  /// traffic model at the next settle(), in the order of a lower bound of its time.
-  void offer(const Candidate& c);
-  /// \brief By time: a plan to count at the next settle() with a lower bound `least` of its
-  /// time known to the caller (its cost the objective's).
-  void count_later(const Candidate& c, double least);
-  /// \brief By time: the time of a plan's levels at `bytes` (their busiest and total bytes)
-  /// with `messages` per level (none where missing): a lower bound of its time where those
-  /// are its bytes and at most its messages.
-  double bytes_seconds(const PlanCost& bytes, const std::vector<std::int64_t>& messages = {}) const;
-  /// \brief By time: counts the plans offered since the last call, the least lower bound of
-  /// their time first, until that bound passes the best time (the rest cannot beat it).
-  void settle();
-  /// \brief A plan timed already (the level grids' closed form), its cost the objective's.
-  void offer(const Candidate& c, double seconds);
-  /// \brief A plan for the objective's record alone (by time: one the time search covers).
-  void note(const Candidate& c);
-
-  /// The plan a grid's partial plan must beat level by level: the objective's best so far;
-  /// nullptr by time (every grid's own best reaches offer).
-  const Candidate* to_beat() const { return m_timings ? nullptr : best(); }
-  /// \brief True when no plan whose busiest node costs at least `node_cost` can be chosen.
-  bool hopeless(double node_cost) const;
-  /// \brief The most the busiest node of a plan may cost and still be chosen (+infinity
-  /// when unknown): the objective's best so far, or by time the most bytes whose node level
-  /// alone is not slower than the best time. Costs past it are hopeless.
-  double node_cost_limit() const;
-  /// The best time so far, +infinity before any (by time; the level grids prune by it).
-  double best_seconds() const;
-
-  /// The chosen plan so far, or nullptr.
-  const Candidate* best() const { return m_best ? &*m_best : nullptr; }
-  /// The objective's best of every plan offered or noted, or nullptr.
-  const Candidate* objective_best() const {
-    return m_timings ? (m_objective_best ? &*m_objective_best : nullptr) : best();
+  /// \brief A plan that may beat the best is timed at once where its closed form is exact
+  /// (node regions of one node a box, on an even machine), else counted rank by rank
+  /// through the traffic model at the next settle(), in the order of a lower bound of its
+  /// time.
+  void offer(const Candidate& c) override;
+  void note(const Candidate& c) override;
+  /// \brief Counts the plans offered since the last call, the least lower bound of their
+  /// time first, until that bound passes the best time (the rest cannot beat it).
+  void settle() override;
+  void walk_level_grids(const SearchContext& context, SearchStats& stats) override;
+  const LoadProblem* timed_bytes() const override { return &m_bytes; }
+  const Candidate* to_beat() const override { return nullptr; }
+  /// \brief By the node level's time at those bytes alone, where the costs are bytes.
+  bool hopeless(double node_cost) const override;
+  /// \brief The most bytes whose node level alone is not slower than the best time.
+  double node_cost_limit() const override;
+  const Candidate* objective_best() const override {
+    return m_objective_best ? &*m_objective_best : nullptr;
   }
 
+  const MachineTimings& timings() const { return *m_timings; }
+  bool closed_form() const { return m_closed_form; }
+  /// \brief A plan timed already (the level grids' closed form), its cost the objective's.
+  void offer(const Candidate& c, double seconds);
+  /// \brief A plan to count at the next settle() with a lower bound `least` of its time
+  /// known to the caller (its cost the objective's).
+  void count_later(const Candidate& c, double least);
+  /// \brief The time of a plan's levels at `bytes` (their busiest and total bytes) with
+  /// `messages` per level (none where missing): a lower bound of its time where those are its
+  /// bytes and at most its messages.
+  double bytes_seconds(const PlanCost& bytes, const std::vector<std::int64_t>& messages = {}) const;
+  /// The best time so far, +infinity before any (the level grids prune by it).
+  double best_seconds() const;
+
 private:
-  /// By time: a lower bound of the plan's time where its costs are bytes (0 otherwise): its
-  /// bytes, with the latency of the messages the candidate knows per level (none where it
-  /// knows none: more messages can only add).
+  /// A lower bound of the plan's time where its costs are bytes (0 otherwise): its bytes,
+  /// with the latency of the messages the candidate knows per level (none where it knows
+  /// none: more messages can only add).
   double least_seconds(const Candidate& c) const;
-  /// By time: the best time so far passed by `seconds`.
+  /// The best time so far passed by `seconds`.
   bool beyond_best(double seconds) const;
 
-  const MachineTimings* m_timings = nullptr;
-  const Machine* m_machine = nullptr;
+  const MachineTimings* m_timings;
+  const Machine* m_machine;
   Mesh m_costed;
   TrafficOptions m_traffic;
   Strategy m_strategy = Strategy::Hierarchical;
@@ -226,7 +269,6 @@ private:
   bool m_closed_form = false;
   bool m_costs_are_bytes = false;
   const LevelTiming* m_node_timing = nullptr;
-  std::optional<Candidate> m_best;
   double m_best_seconds = 0;
   std::optional<Candidate> m_objective_best;
   std::vector<std::pair<double, Candidate>> m_pending; ///< offered, not counted yet
@@ -245,7 +287,10 @@ void search(const SearchContext& context, Chooser& chooser,
 /// \brief The level-grid space: every ordered factorization of every level, within the
 /// limits. For the objective exactly, level by level; by time in closed form (time_level_grids)
 /// where the chooser has one, else every grid bounded by its bytes and counted in that order.
-void search_level_grids(const SearchContext& context, Chooser& chooser, SearchStats& stats);
+/// The chooser's walk_level_grids calls the one for its kind.
+void search_level_grids(const SearchContext& context, ObjectiveChooser& chooser,
+                        SearchStats& stats);
+void search_level_grids(const SearchContext& context, TimeChooser& chooser, SearchStats& stats);
 
 /// Every level grid on every admitted process grid, with its cost (a time search without
 /// the closed form).

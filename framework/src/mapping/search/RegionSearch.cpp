@@ -29,8 +29,7 @@ void search_node_regions(const SearchContext& context, Chooser& chooser, SearchS
   // largest dims. On an even machine (no runs, which follow one order of the directions)
   // only that one is searched: dims non-increasing over every class of alike directions.
   const std::vector<int> alike =
-      context.even ? alike_directions(context, chooser.timings() ? &chooser.bytes() : nullptr)
-                   : std::vector<int>{};
+      context.even ? alike_directions(context, chooser.timed_bytes()) : std::vector<int>{};
   const auto mirrored = [&](const std::vector<std::int64_t>& d) {
     for (std::size_t i = 0; i < alike.size(); ++i)
       for (std::size_t j = i + 1; j < alike.size(); ++j)
