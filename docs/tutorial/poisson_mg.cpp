@@ -140,13 +140,12 @@ void v_cycle(Levels& L, int l) {
 }
 
 int poisson_mg(hcart::Environment& env, int n) {
-  // 1. The hierarchy's options, and a spec whose blocks nest level after level.
+  // 1. The hierarchy: its options, the spec, level 0 decomposed so that its blocks nest.
   hcart::HierarchyOptions options; // cell-centred, halving every direction
   options.min_size = 8;            // down to 8^3 cells
   hcart::GridSpec spec;
   spec.global_size = {n, n, n};
-  const hcart::Decomposition decomp(MPI_COMM_WORLD, hcart::nested_spec(spec, options));
-  const hcart::GridHierarchy levels(decomp, options);
+  const hcart::GridHierarchy levels(MPI_COMM_WORLD, spec, options); // level 0 decomposed too
 
   // 2. Fields on every level this rank holds.
   Levels L(levels, [&](const hcart::Grid& grid, int l) {

@@ -17,12 +17,12 @@
 #include <string>
 #include <vector>
 
-using hcart::LevelCentering;
 using hcart::Decomposition;
 using hcart::DecompositionOptions;
 using hcart::GridHierarchy;
 using hcart::GridSpec;
 using hcart::HierarchyOptions;
+using hcart::LevelCentering;
 using hcart::test::world_rank;
 using hcart::test::world_size;
 
@@ -64,10 +64,11 @@ int check_levels(const GridHierarchy& h, const Decomposition& fine, LevelCenteri
       const int stride = fine.dims()[dir] / d.dims()[dir];
       const std::int64_t divisor = std::int64_t(1) << l;
       const std::int64_t lo = cuts[static_cast<std::size_t>(d.coords()[dir] * stride)] / divisor;
-      const std::int64_t hi =
-          std::min(size[dir], cuts[static_cast<std::size_t>((d.coords()[dir] + 1) * stride)] / divisor);
+      const std::int64_t hi = std::min(
+          size[dir], cuts[static_cast<std::size_t>((d.coords()[dir] + 1) * stride)] / divisor);
       EXPECT_EQ(b.global_offset[dir], lo) << "level " << l << " direction " << dir;
-      EXPECT_EQ(b.global_offset[dir] + b.local_size[dir], hi) << "level " << l << " direction " << dir;
+      EXPECT_EQ(b.global_offset[dir] + b.local_size[dir], hi)
+          << "level " << l << " direction " << dir;
       std::int64_t expect = n;
       for (int k = 0; k < l; ++k)
         expect = centering == LevelCentering::Cell ? expect / 2 : (expect - 1) / 2;
@@ -109,6 +110,34 @@ TEST(GridHierarchy, NestsOnEveryRankCountStrategyAndMachine) {
   }
 }
 
+// One step (communicator, spec, options once): level 0 decomposed from nested_spec as a user
+// would, the same blocks as the two-step hierarchy at every level, with agglomeration too.
+TEST(GridHierarchy, OneStepIsTheTwoStepHierarchy) {
+  HierarchyOptions ho; // 64^3 down to 8^3, the coarse levels agglomerated below 512 a rank
+  ho.min_size = 8;
+  DecompositionOptions o;
+  o.machine = hcart::test::machines_for(world_size()).back();
+  const GridHierarchy one(MPI_COMM_WORLD, cube(64), ho, o);
+  const Decomposition fine(MPI_COMM_WORLD, hcart::nested_spec(cube(64), ho), o);
+  const GridHierarchy two(fine, ho);
+  ASSERT_EQ(one.size(), two.size());
+  EXPECT_EQ(one.decomposition(0).spec().block_multiple, fine.spec().block_multiple);
+  EXPECT_EQ(one.decomposition(0).dims(), fine.dims());
+  EXPECT_EQ(check_levels(one, one.decomposition(0), LevelCentering::Cell),
+            check_levels(two, fine, LevelCentering::Cell));
+  for (int l = 0; l < one.size(); ++l) {
+    ASSERT_EQ(one.holds(l), two.holds(l)) << "level " << l;
+    EXPECT_EQ(one.ranks(l), two.ranks(l)) << "level " << l;
+    if (!one.holds(l)) continue;
+    EXPECT_EQ(one.grid(l).block().global_offset, two.grid(l).block().global_offset);
+    EXPECT_EQ(one.grid(l).block().local_size, two.grid(l).block().local_size);
+  }
+  // The options' errors as from nested_spec, on every rank.
+  HierarchyOptions bad;
+  bad.levels = 9;
+  EXPECT_THROW(GridHierarchy(MPI_COMM_WORLD, cube(64), bad), hcart::InputError);
+}
+
 // Vertex-centred: 63^3 points in 3 levels (31^3, 15^3), round-robin numbering too.
 TEST(GridHierarchy, VertexCentredLevelsNest) {
   HierarchyOptions ho;
@@ -125,7 +154,8 @@ TEST(GridHierarchy, VertexCentredLevelsNest) {
     const GridHierarchy h(fine, ho);
     EXPECT_EQ(check_levels(h, fine, LevelCentering::Vertex), 3);
     EXPECT_EQ(h.global_size(2), (std::array<std::int64_t, 3>{15, 15, 15}));
-    hcart::require_nested(h.decomposition(0), h.decomposition(1), {2, 2, 2}, LevelCentering::Vertex);
+    hcart::require_nested(h.decomposition(0), h.decomposition(1), {2, 2, 2},
+                          LevelCentering::Vertex);
   }
   // As many levels as the mesh allows: 31 -> 15 -> 7 -> 3 (min_size 2).
   ho.levels = 0;
@@ -149,7 +179,8 @@ TEST(GridHierarchy, BadHierarchiesAreErrorsOnEveryRank) {
   o.strategy = hcart::Strategy::Manual;
   const Decomposition plain(MPI_COMM_WORLD, cube(64), o);
   // 64 / P cells a block: boundaries at multiples of 8 for P = 1, 2, 4, 8 only.
-  const bool nests = world_size() == 1 || world_size() == 2 || world_size() == 4 || world_size() == 8;
+  const bool nests =
+      world_size() == 1 || world_size() == 2 || world_size() == 4 || world_size() == 8;
   try {
     const GridHierarchy h(plain, ho);
     EXPECT_TRUE(nests) << "a hierarchy on blocks that do not halve";
@@ -196,7 +227,8 @@ std::array<std::int64_t, 3> origin(const hcart::Grid& g) {
 }
 
 // Cells of `box` in `f` (of grid g) that differ from value_at.
-long wrong_cells(const hcart::Grid& g, const hcart::ComponentField<double>& f, const hcart::Box& box) {
+long wrong_cells(const hcart::Grid& g, const hcart::ComponentField<double>& f,
+                 const hcart::Box& box) {
   const auto host = hcart::host_copy(f);
   const auto o = origin(g);
   long wrong = 0;
@@ -220,88 +252,92 @@ TEST(GridHierarchy, AgglomeratedLevelsMoveTheirDataThereAndBack) {
   ho.agglomerate_below = 512;
   const GridSpec spec = hcart::nested_spec(cube(64), ho);
   for (const std::string& machine : hcart::test::machines_for(world_size())) {
-   for (const hcart::Strategy strategy : {hcart::Strategy::Hierarchical, hcart::Strategy::Weighted}) {
-    std::vector<std::int64_t> node_bytes;
-    for (const hcart::AgglomerationRule rule :
-         {hcart::AgglomerationRule::Machine, hcart::AgglomerationRule::Stride}) {
-      ho.agglomeration = rule;
-      DecompositionOptions o;
-      o.machine = machine;
-      o.strategy = strategy; // (weighted: the stride rule's owners outside their boxes)
-      o.placement = hcart::Placement::RoundRobin;
-      const Decomposition fine(MPI_COMM_WORLD, spec, o);
-      const GridHierarchy h(fine, ho);
-      EXPECT_EQ(check_levels(h, fine, LevelCentering::Cell), [&] {
-        int n = 0;
-        for (int l = 0; l < 4; ++l)
-          n += h.holds(l) ? 1 : 0;
-        return n;
-      }());
-      std::int64_t crossed = 0;
-      for (int l = 1; l < 4; ++l) {
-        // Level l's cells per rank above: 64^3 / 8^l over the ranks of level l - 1.
-        const std::int64_t cells = 262144 >> (3 * l);
-        const bool expect = cells < 512LL * h.ranks(l - 1) && h.ranks(l - 1) > 1;
-        EXPECT_EQ(h.agglomerated(l), expect) << machine << " level " << l;
-        int holding = h.holds(l) ? 1 : 0;
-        MPI_Allreduce(MPI_IN_PLACE, &holding, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-        EXPECT_EQ(holding, h.ranks(l));
-        if (!h.agglomerated(l) || !h.holds(l - 1)) continue;
-        const auto& choice = h.agglomeration(l);
-        crossed += choice.bytes.total.at(0);
-        const hcart::Grid& pg = h.pieces(l);
-        // Gather: pieces hold the global values on their owned cells, the owners then too.
-        auto pieces = pg.make_components<double>("pieces", 3);
-        const auto po = origin(pg);
-        hcart::for_each_cell("fill", pg.owned_box(), Fill{pieces, po[0], po[1], po[2]});
-        hcart::ComponentField<double> coarse;
-        if (h.holds(l)) coarse = h.grid(l).make_components<double>("coarse", 3);
-        // The traffic counted as it is sent, summed over the ranks, against the choice's
-        // arithmetic (per double per cell, every machine level and self) and, for the
-        // scatter, against the pieces' boxes with their halos.
-        const MPI_Comm above = pg.decomposition().comm();
-        const auto sent = [&](const std::vector<std::int64_t>& before) {
-          std::vector<long long> d(before.size());
-          for (std::size_t x = 0; x < d.size(); ++x)
-            d[x] = h.transfer_counters().bytes[x] - before[x];
-          MPI_Allreduce(MPI_IN_PLACE, d.data(), static_cast<int>(d.size()), MPI_LONG_LONG, MPI_SUM, above);
-          return d;
-        };
-        auto before = h.transfer_counters().bytes;
-        h.gather(l, pieces, coarse);
-        const auto gathered = sent(before);
-        ASSERT_EQ(gathered.size(), choice.bytes.total.size());
-        for (std::size_t x = 0; x < gathered.size(); ++x)
-          EXPECT_EQ(gathered[x], 3 * choice.bytes.total[x]) << machine << " level " << l << " machine level " << x;
-        if (h.holds(l)) {
-          EXPECT_EQ(wrong_cells(h.grid(l), coarse, h.grid(l).owned_box()), 0) << machine;
-          // Scatter: the owners' every cell (halos: values of their global index too).
-          const auto co = origin(h.grid(l));
-          hcart::for_each_cell("fill", h.grid(l).with_halo_box(), Fill{coarse, co[0], co[1], co[2]});
+    for (const hcart::Strategy strategy :
+         {hcart::Strategy::Hierarchical, hcart::Strategy::Weighted}) {
+      std::vector<std::int64_t> node_bytes;
+      for (const hcart::AgglomerationRule rule :
+           {hcart::AgglomerationRule::Machine, hcart::AgglomerationRule::Stride}) {
+        ho.agglomeration = rule;
+        DecompositionOptions o;
+        o.machine = machine;
+        o.strategy = strategy; // (weighted: the stride rule's owners outside their boxes)
+        o.placement = hcart::Placement::RoundRobin;
+        const Decomposition fine(MPI_COMM_WORLD, spec, o);
+        const GridHierarchy h(fine, ho);
+        EXPECT_EQ(check_levels(h, fine, LevelCentering::Cell), [&] {
+          int n = 0;
+          for (int l = 0; l < 4; ++l)
+            n += h.holds(l) ? 1 : 0;
+          return n;
+        }());
+        std::int64_t crossed = 0;
+        for (int l = 1; l < 4; ++l) {
+          // Level l's cells per rank above: 64^3 / 8^l over the ranks of level l - 1.
+          const std::int64_t cells = 262144 >> (3 * l);
+          const bool expect = cells < 512LL * h.ranks(l - 1) && h.ranks(l - 1) > 1;
+          EXPECT_EQ(h.agglomerated(l), expect) << machine << " level " << l;
+          int holding = h.holds(l) ? 1 : 0;
+          MPI_Allreduce(MPI_IN_PLACE, &holding, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+          EXPECT_EQ(holding, h.ranks(l));
+          if (!h.agglomerated(l) || !h.holds(l - 1)) continue;
+          const auto& choice = h.agglomeration(l);
+          crossed += choice.bytes.total.at(0);
+          const hcart::Grid& pg = h.pieces(l);
+          // Gather: pieces hold the global values on their owned cells, the owners then too.
+          auto pieces = pg.make_components<double>("pieces", 3);
+          const auto po = origin(pg);
+          hcart::for_each_cell("fill", pg.owned_box(), Fill{pieces, po[0], po[1], po[2]});
+          hcart::ComponentField<double> coarse;
+          if (h.holds(l)) coarse = h.grid(l).make_components<double>("coarse", 3);
+          // The traffic counted as it is sent, summed over the ranks, against the choice's
+          // arithmetic (per double per cell, every machine level and self) and, for the
+          // scatter, against the pieces' boxes with their halos.
+          const MPI_Comm above = pg.decomposition().comm();
+          const auto sent = [&](const std::vector<std::int64_t>& before) {
+            std::vector<long long> d(before.size());
+            for (std::size_t x = 0; x < d.size(); ++x)
+              d[x] = h.transfer_counters().bytes[x] - before[x];
+            MPI_Allreduce(MPI_IN_PLACE, d.data(), static_cast<int>(d.size()), MPI_LONG_LONG,
+                          MPI_SUM, above);
+            return d;
+          };
+          auto before = h.transfer_counters().bytes;
+          h.gather(l, pieces, coarse);
+          const auto gathered = sent(before);
+          ASSERT_EQ(gathered.size(), choice.bytes.total.size());
+          for (std::size_t x = 0; x < gathered.size(); ++x)
+            EXPECT_EQ(gathered[x], 3 * choice.bytes.total[x])
+                << machine << " level " << l << " machine level " << x;
+          if (h.holds(l)) {
+            EXPECT_EQ(wrong_cells(h.grid(l), coarse, h.grid(l).owned_box()), 0) << machine;
+            // Scatter: the owners' every cell (halos: values of their global index too).
+            const auto co = origin(h.grid(l));
+            hcart::for_each_cell("fill", h.grid(l).with_halo_box(),
+                                 Fill{coarse, co[0], co[1], co[2]});
+          }
+          Kokkos::deep_copy(pieces, -1.0);
+          before = h.transfer_counters().bytes;
+          h.scatter(l, coarse, pieces);
+          long long with_halos = 1;
+          for (int d = 0; d < 3; ++d)
+            with_halos *= pg.local_size()[d] + 2 * pg.halo_width()[d];
+          with_halos *= 3 * static_cast<long long>(sizeof(double));
+          MPI_Allreduce(MPI_IN_PLACE, &with_halos, 1, MPI_LONG_LONG, MPI_SUM, above);
+          const auto scattered = sent(before);
+          long long all = 0;
+          for (const long long b : scattered)
+            all += b;
+          EXPECT_EQ(all, with_halos) << machine << " level " << l;
+          EXPECT_EQ(wrong_cells(pg, pieces, pg.with_halo_box()), 0) << machine << " level " << l;
         }
-        Kokkos::deep_copy(pieces, -1.0);
-        before = h.transfer_counters().bytes;
-        h.scatter(l, coarse, pieces);
-        long long with_halos = 1;
-        for (int d = 0; d < 3; ++d)
-          with_halos *= pg.local_size()[d] + 2 * pg.halo_width()[d];
-        with_halos *= 3 * static_cast<long long>(sizeof(double));
-        MPI_Allreduce(MPI_IN_PLACE, &with_halos, 1, MPI_LONG_LONG, MPI_SUM, above);
-        const auto scattered = sent(before);
-        long long all = 0;
-        for (const long long b : scattered)
-          all += b;
-        EXPECT_EQ(all, with_halos) << machine << " level " << l;
-        EXPECT_EQ(wrong_cells(pg, pieces, pg.with_halo_box()), 0) << machine << " level " << l;
+        MPI_Allreduce(MPI_IN_PLACE, &crossed, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+        node_bytes.push_back(crossed);
+        for (const std::string& line : h.describe())
+          if (world_rank() == 0 && machine == hcart::test::machines_for(world_size()).back())
+            std::cout << machine << " " << hcart::to_string(rule) << ": " << line << "\n";
       }
-      MPI_Allreduce(MPI_IN_PLACE, &crossed, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
-      node_bytes.push_back(crossed);
-      for (const std::string& line : h.describe())
-        if (world_rank() == 0 && machine == hcart::test::machines_for(world_size()).back())
-          std::cout << machine << " " << hcart::to_string(rule) << ": " << line << "\n";
+      EXPECT_LE(node_bytes[0], node_bytes[1]) << machine << ": machine rule above the stride rule";
     }
-    EXPECT_LE(node_bytes[0], node_bytes[1]) << machine << ": machine rule above the stride rule";
-   }
   }
 }
 

@@ -132,6 +132,17 @@ void require_nested(const Decomposition& fine, const Decomposition& coarse,
   });
 }
 
+GridHierarchy::GridHierarchy(MPI_Comm comm, const GridSpec& spec, const HierarchyOptions& options,
+                             const DecompositionOptions& decomposition)
+    : GridHierarchy(
+          std::make_unique<Decomposition>(comm, nested_spec(spec, options), decomposition),
+          options) {}
+
+GridHierarchy::GridHierarchy(std::unique_ptr<Decomposition> fine, const HierarchyOptions& options)
+    : GridHierarchy(*fine, options) {
+  m_owned_fine = std::move(fine);
+}
+
 GridHierarchy::GridHierarchy(const Decomposition& fine, const HierarchyOptions& options)
     : m_fine(&fine), m_options(options) {
   int levels = 0;

@@ -10,6 +10,7 @@
 #include <hcart/halo/HaloExchanger.hpp>
 #include <hcart/halo/PhysicalBoundaries.hpp>
 #include <hcart/impl/solvers/MultigridKernels.hpp>
+#include <hcart/solvers/HierarchyLevels.hpp>
 #include <hcart/solvers/Multigrid.hpp>
 
 #include <algorithm>
@@ -44,14 +45,22 @@ private:
 
 } // namespace
 
-struct Multigrid::Level {
-  const Grid* grid = nullptr; // null where this rank does not hold the level
+namespace impl {
+
+// What the solver keeps on each level this rank holds, beside the level's grid, its exchanger
+// (Faces for the smoother, Full per binding) and its boundaries (HierarchyLevels).
+struct MultigridLevel {
   Field<double> u, f, r, v;
-  impl::MultigridStencil stencil;
-  std::unique_ptr<HaloExchanger> halo;       // Faces for the smoother, Full per binding
-  std::unique_ptr<PhysicalBoundaries> walls; // cell-centred: the ghosts of the conditions
-  SideConditions conditions;                 // for `walls`; periodic sides keep the default
+  MultigridStencil stencil;
+  SideConditions conditions; // cell-centred: the ghosts at the physical sides
   HaloBinding u_faces, u_full, r_full;
+};
+
+} // namespace impl
+
+struct Multigrid::Levels : HierarchyLevels<impl::MultigridLevel> {
+  using HierarchyLevels<impl::MultigridLevel>::HierarchyLevels;
+  Field<double> none; // a level's field where this rank does not hold it (the transfers)
 };
 
 Multigrid::Multigrid(const GridHierarchy& levels, const MultigridOptions& options, Timers* timers)
@@ -111,7 +120,7 @@ bool Multigrid::singular() const {
 // The mean of level 0's field over the owned cells of all ranks, taken out (a sum that is
 // the same bits on every decomposition).
 void Multigrid::remove_mean(const Field<double>& field) {
-  const Grid& grid = *m_levels.front()->grid;
+  const Grid& grid = (*m_levels)[0].grid;
   const auto n = grid.global_size();
   Scope scope(m_timers, "mean");
   const auto sum = reproducible_sums<1>(grid.decomposition().comm(), "mg_mean", grid.owned_box(),
@@ -128,56 +137,52 @@ std::string Multigrid::region(int l, const char* what) const {
 
 void Multigrid::set_up() {
   const bool vertex = m_hierarchy.options().centering == LevelCentering::Vertex;
-  m_levels.resize(static_cast<std::size_t>(m_hierarchy.size()));
-  for (int l = 0; l < m_hierarchy.size(); ++l) {
-    auto level = std::make_unique<Level>();
-    if (m_hierarchy.holds(l)) {
-      const Grid& grid = m_hierarchy.grid(l);
-      level->grid = &grid;
-      const auto n = grid.global_size();
-      const double extra = vertex ? 1.0 : 0.0; // intervals: n + 1 between boundary points
-      level->stencil = impl::multigrid_stencil(
-          m_options.alpha, m_options.beta, static_cast<double>(n[0]) + extra,
-          static_cast<double>(n[1]) + extra, static_cast<double>(n[2]) + extra, m_options.length[0],
-          m_options.length[1], m_options.length[2]);
-      level->u = grid.make_field<double>("mg u");
-      level->f = grid.make_field<double>("mg f");
-      level->r = grid.make_field<double>("mg r");
-      if (m_options.smoother == MultigridSmoother::Jacobi)
-        level->v = grid.make_field<double>("mg v");
-      level->halo = std::make_unique<HaloExchanger>(grid, HaloMode::Faces);
-      level->u_faces = level->halo->bind(level->u);
-      level->u_full = level->halo->bind(HaloMode::Full, level->u);
-      level->r_full = level->halo->bind(HaloMode::Full, level->r);
-      if (!vertex) {
-        level->walls = std::make_unique<PhysicalBoundaries>(grid, HaloMode::Full);
-        for (int side = 0; side < 6; ++side) {
-          if (!level->walls->applicable(static_cast<Side>(side))) continue;
-          level->conditions[static_cast<std::size_t>(side)] =
-              m_options.boundary[side] == MultigridBoundary::Neumann
-                  ? BoundaryCondition::reflecting()
-                  : BoundaryCondition::reflecting_odd();
-        }
-      }
+  m_levels = std::make_unique<Levels>(m_hierarchy, [&](const Grid& grid, int) {
+    impl::MultigridLevel level;
+    const auto n = grid.global_size();
+    const double extra = vertex ? 1.0 : 0.0; // intervals: n + 1 between boundary points
+    level.stencil = impl::multigrid_stencil(
+        m_options.alpha, m_options.beta, static_cast<double>(n[0]) + extra,
+        static_cast<double>(n[1]) + extra, static_cast<double>(n[2]) + extra, m_options.length[0],
+        m_options.length[1], m_options.length[2]);
+    level.u = grid.make_field<double>("mg u");
+    level.f = grid.make_field<double>("mg f");
+    level.r = grid.make_field<double>("mg r");
+    if (m_options.smoother == MultigridSmoother::Jacobi) level.v = grid.make_field<double>("mg v");
+    return level;
+  });
+  for (int l = 0; l < m_levels->size(); ++l) {
+    if (!m_levels->holds(l)) continue;
+    auto& level = (*m_levels)[l];
+    level.u_faces = level.halo.bind(level.u);
+    level.u_full = level.halo.bind(HaloMode::Full, level.u);
+    level.r_full = level.halo.bind(HaloMode::Full, level.r);
+    if (vertex) continue; // the boundary points are the halo: no conditions
+    for (int side = 0; side < 6; ++side) {
+      if (!level.boundaries.applicable(static_cast<Side>(side))) continue;
+      level.conditions[static_cast<std::size_t>(side)] =
+          m_options.boundary[side] == MultigridBoundary::Neumann
+              ? BoundaryCondition::reflecting()
+              : BoundaryCondition::reflecting_odd();
     }
-    m_levels[static_cast<std::size_t>(l)] = std::move(level);
   }
   fence("mg_setup");
 }
 
 const Field<double>& Multigrid::solution() const {
-  return m_levels.front()->u;
+  return (*m_levels)[0].u;
 }
 
 const Field<double>& Multigrid::rhs() const {
-  return m_levels.front()->f;
+  return (*m_levels)[0].f;
 }
 
 // Cell-centred: the ghosts behind the physical sides from the conditions (after an
 // exchange); vertex-centred levels keep their boundary points.
 void Multigrid::boundaries(int l, const Field<double>& field) const {
-  const Level& level = *m_levels[static_cast<std::size_t>(l)];
-  if (level.walls) level.walls->apply(field, level.conditions);
+  if (m_hierarchy.options().centering == LevelCentering::Vertex) return;
+  auto& level = (*m_levels)[l];
+  level.boundaries.apply(field, level.conditions);
 }
 
 long Multigrid::coarse_sweeps() const {
@@ -187,8 +192,8 @@ long Multigrid::coarse_sweeps() const {
 }
 
 void Multigrid::smooth(int l, long sweeps) {
-  Level& level = *m_levels[static_cast<std::size_t>(l)];
-  const Grid& grid = *level.grid;
+  auto& level = (*m_levels)[l];
+  const Grid& grid = level.grid;
   const Box owned = grid.owned_box();
   for (long s = 0; s < sweeps; ++s) {
     if (m_options.smoother == MultigridSmoother::RedBlack) {
@@ -220,43 +225,47 @@ void Multigrid::smooth(int l, long sweeps) {
 }
 
 void Multigrid::residual(int l) {
-  Level& level = *m_levels[static_cast<std::size_t>(l)];
+  auto& level = (*m_levels)[l];
   {
     Scope scope(m_timers, region(l, "halo"));
     level.u_faces.exchange();
     boundaries(l, level.u);
   }
   Scope scope(m_timers, region(l, "residual"));
-  for_each_cell("mg_residual", level.grid->owned_box(),
+  for_each_cell("mg_residual", level.grid.owned_box(),
                 impl::MultigridResidual{accessor(level.u), accessor(level.f), accessor(level.r),
                                         level.stencil});
 }
 
 // Level l's r restricted into level l + 1's f, whose u starts at zero (ranks of level l).
 void Multigrid::restrict_residual(int l) {
-  Level& level = *m_levels[static_cast<std::size_t>(l)];
-  Level& below = *m_levels[static_cast<std::size_t>(l + 1)];
+  auto& level = (*m_levels)[l];
   {
     // Full weighting reads the residual's neighbours across ranks, edges and corners too.
     Scope scope(m_timers, region(l, "halo"));
     level.r_full.exchange();
   }
   Scope scope(m_timers, region(l + 1, "restrict"));
-  if (below.grid != nullptr) Kokkos::deep_copy(ExecutionSpace(), below.u, 0.0); // unwaited
+  if (!m_levels->holds(l + 1)) { // agglomerated onto another rank: this rank sends its piece
+    restrict_cells(m_hierarchy, l + 1, level.r, m_levels->none);
+    return;
+  }
+  auto& below = (*m_levels)[l + 1];
+  Kokkos::deep_copy(ExecutionSpace(), below.u, 0.0); // unwaited
   restrict_cells(m_hierarchy, l + 1, level.r, below.f);
 }
 
 // Level l + 1's u (a correction) interpolated and added to level l's (ranks of level l).
 void Multigrid::add_correction(int l) {
-  Level& level = *m_levels[static_cast<std::size_t>(l)];
-  Level& below = *m_levels[static_cast<std::size_t>(l + 1)];
-  if (below.grid != nullptr) {
+  auto& level = (*m_levels)[l];
+  const bool held = m_levels->holds(l + 1);
+  if (held) {
     Scope scope(m_timers, region(l + 1, "halo"));
-    below.u_full.exchange();
-    boundaries(l + 1, below.u);
+    (*m_levels)[l + 1].u_full.exchange();
+    boundaries(l + 1, (*m_levels)[l + 1].u);
   }
   Scope scope(m_timers, region(l + 1, "prolong"));
-  prolong_cells(m_hierarchy, l + 1, below.u, level.u);
+  prolong_cells(m_hierarchy, l + 1, held ? (*m_levels)[l + 1].u : m_levels->none, level.u);
 }
 
 void Multigrid::cycle_on(int l, MultigridCycle kind) {
@@ -267,7 +276,7 @@ void Multigrid::cycle_on(int l, MultigridCycle kind) {
   smooth(l, m_options.pre_smooth);
   residual(l);
   restrict_residual(l);
-  if (m_levels[static_cast<std::size_t>(l + 1)]->grid != nullptr) {
+  if (m_levels->holds(l + 1)) {
     cycle_on(l + 1, kind);
     // An F-cycle follows its F-cycle on the level below with a V-cycle there.
     if (kind == MultigridCycle::F && l + 1 < m_hierarchy.size() - 1)
@@ -290,17 +299,16 @@ void Multigrid::full_multigrid(int cycles_per_level) {
   // residual (l = 0) or f (below), restricted.
   residual(0);
   restrict_residual(0);
-  for (int l = 1; l < coarsest && m_levels[static_cast<std::size_t>(l)]->grid != nullptr; ++l) {
-    Level& level = *m_levels[static_cast<std::size_t>(l)];
+  for (int l = 1; l < coarsest && m_levels->holds(l); ++l) {
+    auto& level = (*m_levels)[l];
     Kokkos::deep_copy(level.r, level.f);
     restrict_residual(l);
   }
   // The coarsest correction, then each level's from the one below, up to level 1.
-  if (m_levels[static_cast<std::size_t>(coarsest)]->grid != nullptr)
-    cycle_on(coarsest, m_options.cycle);
+  if (m_levels->holds(coarsest)) cycle_on(coarsest, m_options.cycle);
   for (int l = coarsest - 1; l >= 1; --l) {
-    Level& level = *m_levels[static_cast<std::size_t>(l)];
-    if (level.grid == nullptr) continue;
+    if (!m_levels->holds(l)) continue;
+    auto& level = (*m_levels)[l];
     Kokkos::deep_copy(level.u, 0.0);
     add_correction(l);
     for (int c = 0; c < cycles_per_level; ++c)
@@ -314,7 +322,7 @@ void Multigrid::full_multigrid(int cycles_per_level) {
 }
 
 double Multigrid::residual_norm() {
-  Level& top = *m_levels.front();
+  auto& top = (*m_levels)[0];
   {
     Scope scope(m_timers, region(0, "halo"));
     top.u_faces.exchange();
@@ -322,10 +330,10 @@ double Multigrid::residual_norm() {
   }
   Scope scope(m_timers, "residual");
   ReductionArray<double, 1> norm{};
-  reduce_cells("mg_norm", top.grid->owned_box(),
+  reduce_cells("mg_norm", top.grid.owned_box(),
                impl::MultigridResidualNorm{accessor(top.u), accessor(top.f), top.stencil},
                Maxima<double, 1>(norm));
-  max_over_ranks(top.grid->decomposition().comm(), norm);
+  max_over_ranks(top.grid.decomposition().comm(), norm);
   if (!std::isfinite(norm[0])) {
     Error error("hcart::Multigrid: the solution is no longer finite (a value overflowed or "
                 "became NaN: check the right-hand side, the boundary values and the first "
@@ -353,9 +361,9 @@ MultigridResult Multigrid::solve(double tolerance, long max_cycles) {
 }
 
 HaloCounters Multigrid::halo_counters() const {
-  HaloCounters sum = m_levels.front()->halo->counters();
-  for (std::size_t l = 1; l < m_levels.size(); ++l) {
-    if (m_levels[l]->halo) sum += m_levels[l]->halo->counters();
+  HaloCounters sum = (*m_levels)[0].halo.counters();
+  for (int l = 1; l < m_levels->size(); ++l) {
+    if (m_levels->holds(l)) sum += (*m_levels)[l].halo.counters();
   }
   return sum;
 }

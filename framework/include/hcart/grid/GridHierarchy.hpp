@@ -7,8 +7,10 @@
 //
 //   hcart::HierarchyOptions h;                        // cell-centred, halving every direction
 //   h.levels = 4;                                     // 0: as many as the mesh halves into
-//   const hcart::Decomposition decomp(MPI_COMM_WORLD, hcart::nested_spec(spec, h));
-//   const hcart::GridHierarchy levels(decomp, h);     // collective
+//   const hcart::GridHierarchy levels(MPI_COMM_WORLD, spec, h); // collective; level 0's
+//   // decomposition nests (nested_spec) and is levels.decomposition(0); or from your own:
+//   //   hcart::Decomposition decomp(MPI_COMM_WORLD, hcart::nested_spec(spec, h), options);
+//   //   hcart::GridHierarchy levels(decomp, h);
 //   for (int l = 0; l < levels.size(); ++l) {
 //     if (!levels.holds(l)) continue;                 // an agglomerated level elsewhere
 //     const hcart::Grid& grid = levels.grid(l);       // fields, boxes, exchangers as usual
@@ -114,6 +116,13 @@ public:
   GridHierarchy(const Decomposition& fine, const HierarchyOptions& options = {});
   /// It refers to `fine`: a temporary Decomposition does not compile.
   GridHierarchy(Decomposition&&, const HierarchyOptions& = {}) = delete;
+  /// \brief The hierarchy in one step, the options given once: level 0 decomposed over `comm`
+  /// from nested_spec(spec, options) with `decomposition`'s options (the hierarchy keeps that
+  /// Decomposition: decomposition(0)), then its levels. Collective over `comm`.
+  /// \throws hcart::InputError (on every rank) as nested_spec, Decomposition and the
+  /// constructor above.
+  GridHierarchy(MPI_Comm comm, const GridSpec& spec, const HierarchyOptions& options = {},
+                const DecompositionOptions& decomposition = {});
   ~GridHierarchy();
   GridHierarchy(const GridHierarchy&) = delete;
   GridHierarchy& operator=(const GridHierarchy&) = delete;
@@ -172,9 +181,11 @@ private:
   void transfer(int level, bool gather, int components, std::size_t bytes,
                 const unsigned char* from, std::array<int, 3> from_extent, unsigned char* to,
                 std::array<int, 3> to_extent) const;
+  GridHierarchy(std::unique_ptr<Decomposition> fine, const HierarchyOptions& options);
   void build(int level);
   std::unique_ptr<Grid> make_grid(const Decomposition& decomp) const;
 
+  std::unique_ptr<Decomposition> m_owned_fine; // the one-step constructor's level 0
   const Decomposition* m_fine;
   HierarchyOptions m_options;
   std::array<int, 3> m_ratio{{1, 1, 1}};

@@ -6,8 +6,7 @@
 // cell- or vertex-centred (the hierarchy's centering), by V- or F-cycles or full multigrid.
 //
 //   hcart::HierarchyOptions h;                         // cell-centred by default
-//   const hcart::Decomposition decomp(MPI_COMM_WORLD, hcart::nested_spec(spec, h));
-//   const hcart::GridHierarchy levels(decomp, h);
+//   const hcart::GridHierarchy levels(MPI_COMM_WORLD, spec, h); // level 0 nested_spec's
 //   hcart::Multigrid mg(levels);                       // -Delta u = f, Dirichlet 0, unit cube
 //   hcart::for_each_cell("rhs", grid.owned_box(), Fill{mg.rhs(), ...});
 //   const hcart::MultigridResult r = mg.solve(1e-10, 50); // max |f - A u| fell by 1e-10
@@ -141,7 +140,7 @@ public:
   HaloCounters halo_counters() const;
 
 private:
-  struct Level;
+  struct Levels; // every level's fields beside its grid, exchanger and boundaries
   void check_options() const;
   bool singular() const;
   void remove_mean(const Field<double>& field);
@@ -158,7 +157,7 @@ private:
   const GridHierarchy& m_hierarchy;
   MultigridOptions m_options;
   Timers* m_timers;
-  std::vector<std::unique_ptr<Level>> m_levels;
+  std::unique_ptr<Levels> m_levels;
   bool m_singular = false;
 };
 
