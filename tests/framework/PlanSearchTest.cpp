@@ -624,6 +624,15 @@ TEST(PlanSearch, AMachineFileChoosesByPredictedTime) {
 }
 
 namespace {
+// The level grid of process grid `dims` with `chain`'s factors per level, coarse first.
+Plan level_grid_plan(const Factors& dims, const std::vector<Factors>& chain) {
+  Plan p;
+  p.dims = dims;
+  p.layout = hcart::PlanLayout::LevelGrid;
+  p.level_factors = chain;
+  return p;
+}
+
 // Figures of a machine under load: node messages expensive (1.8 ms each beyond the
 // calibration's 2), so that the count of messages, not only the bytes, decides the time.
 hcart::MachineTimings loaded_timings(const Machine& m) {
@@ -665,10 +674,7 @@ TEST(PlanSearch, AMachineFileIsExactOverLevelGrids) {
       const double best = predicted(chosen);
       for (const Factors& d : ref_grids(mc.mesh, m.ranks(), {})) {
         for (const auto& chain : hcart::test::ref_chains(m, 0, d)) {
-          Plan p;
-          p.dims = d;
-          p.layout = hcart::PlanLayout::LevelGrid;
-          p.level_factors = chain;
+          const Plan p = level_grid_plan(d, chain);
           EXPECT_LE(best, predicted(p) * (1 + 1e-12))
               << text << " mesh " << mc.mesh.global_size[0] << "x" << mc.mesh.global_size[1] << "x"
               << mc.mesh.global_size[2] << ": the level grid " << d[0] << "x" << d[1] << "x" << d[2]
@@ -716,10 +722,7 @@ TEST(PlanSearch, AMachineFileIsExactOverLevelGridsWithBlockMultiples) {
             holds = holds && d[i] <= mesh.global_size[i] / mesh.block_multiple[i];
           if (!holds) continue;
           for (const auto& chain : hcart::test::ref_chains(m, 0, d)) {
-            Plan p;
-            p.dims = d;
-            p.layout = hcart::PlanLayout::LevelGrid;
-            p.level_factors = chain;
+            const Plan p = level_grid_plan(d, chain);
             EXPECT_LE(best, predicted(p) * (1 + 1e-12))
                 << text << (loaded ? " loaded" : " quiet") << " mesh " << mesh.global_size[0] << "x"
                 << mesh.global_size[1] << "x" << mesh.global_size[2] << ": the level grid " << d[0]
