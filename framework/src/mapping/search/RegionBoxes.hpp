@@ -85,7 +85,12 @@ public:
     while ((std::size_t{1} << m_bits) < slots)
       ++m_bits;
   }
-  void clear() { ++m_generation; }
+  void clear() {
+    if (++m_generation == 0) { // after 2^32 clears: every slot dead again, from generation 1
+      std::fill(m_slots.get(), m_slots.get() + m_mask + 1, Slot{0, 0, 0});
+      m_generation = 1;
+    }
+  }
   // The slot of `key`: its box when live (`found`), else where to insert it.
   std::size_t slot(std::uint64_t key, bool& found) const {
     std::size_t s = static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> (64 - m_bits));
@@ -119,12 +124,23 @@ private:
   int m_bits = 0;
 };
 
-// What the programmes of one search reuse, grid after grid (no allocation, no fresh pages
-// per grid): the index and the flat arrays of boxes, their coordinates and their cuts.
+// What the programmes reuse, grid after grid and plan after plan (no allocation, no fresh
+// pages): the index and the flat arrays of boxes, their coordinates and their cuts. One per
+// thread (of_this_thread), kept for the thread's life, its room the whole box budget (about
+// 5 MB reserved, written only as far as the programmes reach): on a virtual machine a fresh
+// page costs microseconds to fault in, and a programme that runs to the budget writes a
+// thousand of them (a fifth of a 64-node plan's time, docs/benchmarks.md); a thread pays
+// them once. A search never plans inside itself, so one store per thread is never shared.
 struct ProgrammeStore {
+  static ProgrammeStore& of_this_thread(int dims) {
+    thread_local std::unique_ptr<ProgrammeStore> store;
+    if (!store || store->dims < dims)
+      store = std::make_unique<ProgrammeStore>(region_search_max_boxes, dims);
+    return *store;
+  }
   // Room for `capacity` boxes from the start (untouched pages cost nothing; growing by
   // copies cost more than the programme on large grids).
-  ProgrammeStore(std::int64_t capacity, int dims) : index(capacity) {
+  ProgrammeStore(std::int64_t capacity, int dims) : index(capacity), dims(dims) {
     const auto boxes_room = static_cast<std::size_t>(std::max<std::int64_t>(capacity, 0));
     boxes.reserve(boxes_room);
     bounds.reserve(2 * static_cast<std::size_t>(dims) * boxes_room);
@@ -133,6 +149,7 @@ struct ProgrammeStore {
     order.reserve(boxes_room);
   }
   BoxIndex index;
+  int dims = 0; // the most directions its room was reserved for
   std::vector<Box> boxes;
   std::vector<std::int64_t> bounds; // every box's lo and hi
   std::vector<std::pair<int, int>> cuts;

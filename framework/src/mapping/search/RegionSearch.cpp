@@ -42,7 +42,7 @@ void search_node_regions(const SearchContext& context, Chooser& chooser, SearchS
       order.emplace_back(cheapest_node_box(context, grids[i]), i);
   std::stable_sort(order.begin(), order.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
-  ProgrammeStore store(region_search_max_boxes - stats.region_boxes, context.dims());
+  ProgrammeStore& store = ProgrammeStore::of_this_thread(context.dims());
   for (const auto& [bound, g] : order) {
     if (chooser.hopeless(bound)) break;
     const std::vector<std::int64_t>& d = grids[g];
