@@ -7,6 +7,7 @@
 // order. Branches stop as soon as the cost they have fixed (costs only grow as positions are
 // placed) is no better than the best plan so far, which the other spaces found first.
 #include "mapping/PlanSearch.hpp"
+#include "mapping/search/RegionBounds.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -27,6 +28,52 @@ bool better(double busiest, double total, double best_busiest, double best_total
   return compare_level({"", busiest, total}, {"", best_busiest, best_total}) < 0;
 }
 
+// Whether some partition of the grid into nodes of `node_ranks` positions could beat
+// (best_busiest, best_total): a node sends at least what the cheapest set of as many
+// positions sends (every such set counted: at most C(16, 8) = 12870 of them), so every
+// partition's busiest node is at least the largest of those minima over the nodes' sizes,
+// and its total at least their sum. Where even that bound is no better, the branch and bound
+// would explore the grid for nothing (its bound grows only as nodes fill).
+bool better_possible(const std::vector<std::vector<Link>>& out,
+                     const std::vector<std::int64_t>& node_ranks, double best_busiest,
+                     double best_total) {
+  const auto P = static_cast<int>(out.size());
+  if (best_busiest == std::numeric_limits<double>::infinity() || P > 16) return true;
+  // What each position sends in all, and to each other position.
+  std::vector<double> sends(P, 0.0), to(static_cast<std::size_t>(P) * P, 0.0);
+  for (int q = 0; q < P; ++q)
+    for (const Link& l : out[q]) {
+      sends[q] += l.cost;
+      to[static_cast<std::size_t>(q) * P + l.other] += l.cost;
+    }
+  std::vector<double> cheapest(P + 1, -1.0); // by set size, once counted
+  const auto cheapest_of = [&](int size) {
+    if (cheapest[size] >= 0) return cheapest[size];
+    double least = std::numeric_limits<double>::infinity();
+    // Every set of `size` positions as a bit mask, in increasing order (Gosper's rule).
+    for (std::uint32_t set = (1u << size) - 1; set < (1u << P);) {
+      double cost = 0;
+      for (std::uint32_t a = set; a != 0; a &= a - 1) {
+        const int q = __builtin_ctz(a);
+        cost += sends[q];
+        for (std::uint32_t b = set; b != 0; b &= b - 1)
+          cost -= to[static_cast<std::size_t>(q) * P + __builtin_ctz(b)];
+      }
+      least = std::min(least, cost);
+      const std::uint32_t low = set & (~set + 1), ripple = set + low;
+      set = (((ripple ^ set) >> 2) / low) | ripple;
+    }
+    return cheapest[size] = least;
+  };
+  double busiest = 0, total = 0;
+  for (const std::int64_t r : node_ranks) {
+    const double c = cheapest_of(static_cast<int>(r));
+    busiest = std::max(busiest, c);
+    total += c;
+  }
+  return better(busiest, total, best_busiest, best_total);
+}
+
 } // namespace
 
 void search_partitions(const SearchContext& context,
@@ -39,8 +86,18 @@ void search_partitions(const SearchContext& context,
   const std::vector<std::int64_t> node_ranks = ranks_per_node(context);
   const std::size_t N = node_ranks.size();
 
+  // Directions alike (the same cells, wrap, limits and messages both ways) give grids that
+  // are each other's mirror images, their partitions too at the node level's costs: only
+  // the one with dims non-increasing over every class of alike directions is searched.
+  const std::vector<int> alike = regions::alike_directions(context, nullptr);
+  const auto mirrored = [&](const std::vector<std::int64_t>& d) {
+    for (std::size_t i = 0; i < alike.size(); ++i)
+      for (std::size_t j = i + 1; j < alike.size(); ++j)
+        if (alike[i] == alike[j] && d[i] < d[j]) return true;
+    return false;
+  };
   for (const auto& dims : grids) {
-    ++stats.partition_grids;
+    if (mirrored(dims)) continue;
     // Every position's messages to others, both ways (row-major positions).
     const std::vector<GridMessage> messages = grid_messages(context, dims);
     std::vector<std::vector<Link>> out(P), in(P);
@@ -53,6 +110,8 @@ void search_partitions(const SearchContext& context,
         incumbent ? incumbent->cost.levels[0].busiest : std::numeric_limits<double>::infinity();
     double best_total =
         incumbent ? incumbent->cost.levels[0].total : std::numeric_limits<double>::infinity();
+    if (!better_possible(out, node_ranks, best_busiest, best_total)) continue;
+    ++stats.partition_grids;
     std::vector<int> node(P, -1), best_node;
     std::vector<std::int64_t> room(node_ranks);
     std::vector<double> sent(N, 0.0);

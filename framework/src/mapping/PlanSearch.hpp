@@ -140,7 +140,8 @@ struct SearchStats {
   std::int64_t run_grids = 0;       ///< process grids whose row-major runs were counted
   std::int64_t strip_grids = 0;     ///< process grids whose strips were counted
   std::int64_t stencil_strips = 0;  ///< stencil-strips placements counted
-  std::int64_t partition_grids = 0; ///< process grids whose every partition was searched
+  std::int64_t partition_grids = 0; ///< process grids whose every partition was searched (not
+                                    ///< those their bound or a mirror image spared)
 };
 
 /// \brief The plan a candidate describes, chosen by the objective (Plan.cpp).

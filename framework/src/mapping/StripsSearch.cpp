@@ -34,18 +34,51 @@ void search_strips(const SearchContext& context,
   std::vector<std::int64_t> offset(static_cast<std::size_t>(nodes), 0);
   for (std::size_t u = 1; u < offset.size(); ++u)
     offset[u] = offset[u - 1] + context.node_classes[order[u - 1]].ranks;
+  // The node of every run position (node-major: node u's ranks one after another).
+  std::vector<int> node_at(static_cast<std::size_t>(context.ranks));
+  for (std::int64_t u = 0, p = 0; u < nodes; ++u)
+    for (std::int64_t k = 0; k < context.node_classes[order[u]].ranks; ++k)
+      node_at[p++] = static_cast<int>(u);
+  // For the objective, an order whose busiest node alone loses is not counted level by
+  // level: its node level from the grid's messages (listed once per grid) decides first.
+  const bool objective = chooser.timed_bytes() == nullptr;
+  std::vector<double> sent(static_cast<std::size_t>(nodes));
+  std::vector<std::int64_t> run_at(static_cast<std::size_t>(context.ranks)), coords(D);
+  const auto busiest_node = [&](const std::vector<std::int64_t>& dims, const std::vector<int>& axes,
+                                const std::vector<GridMessage>& messages) {
+    for (std::int64_t q = 0; q < context.ranks; ++q) { // row-major q's place in the runs
+      std::int64_t rest = q;
+      for (int i = D; i-- > 0;) {
+        coords[i] = rest % dims[i];
+        rest /= dims[i];
+      }
+      std::int64_t p = 0;
+      for (int k = 0; k < D; ++k)
+        p = p * dims[axes[k]] + coords[axes[k]];
+      run_at[q] = p;
+    }
+    std::fill(sent.begin(), sent.end(), 0.0);
+    for (const GridMessage& m : messages) {
+      const int from = node_at[run_at[m.from]];
+      if (from != node_at[run_at[m.to]]) sent[from] += m.cost;
+    }
+    return *std::max_element(sent.begin(), sent.end());
+  };
   for (const auto& dims : grids) {
     ++stats.strip_grids;
     std::vector<int> cut, uncut; // the directions the grid cuts, and the others
     for (int i = 0; i < D; ++i)
       (dims[i] > 1 ? cut : uncut).push_back(i);
     const std::vector<std::int64_t> origin(D, 0);
+    const std::vector<GridMessage> messages =
+        objective ? grid_messages(context, dims) : std::vector<GridMessage>{};
     do {
       std::vector<int> axes = cut;
       axes.insert(axes.end(), uncut.begin(), uncut.end());
       // The identity order is row-major runs (block order is node-major): their space, or a
       // level grid where the runs are boxes.
       if (std::is_sorted(cut.begin(), cut.end())) continue;
+      if (objective && chooser.hopeless(busiest_node(dims, axes, messages))) continue;
       Candidate c;
       c.layout = PlanLayout::NodeRegions;
       c.dims = dims;
