@@ -8,6 +8,11 @@
 // never raises sum w_i n_i (rearrangement inequality), so only multisets are enumerated.
 // Branches are cut with the AM-GM bound k * (m * prod w)^(1/k) on what the remaining k
 // directions must cost at least.
+//
+// Why one file of about 540 lines: the enumeration's inner loops call the number theory
+// below (the odd-prime table, factor_u32, list_divisors, ceil_root) millions of times on
+// large rank counts, and those helpers stay in this translation unit, in an anonymous
+// namespace, so that they inline without link-time optimisation.
 #include "mapping/FactorSearch.hpp"
 
 #include <hcart/core/Error.hpp>

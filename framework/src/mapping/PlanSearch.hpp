@@ -1,7 +1,12 @@
 // Internals of the exact search behind the Hierarchical and Manual strategies
-// (docs/algorithms.md, 'The search' and 'One search, any chooser'): three spaces of plans,
+// (docs/algorithms.md, 'The search' and 'One search, any chooser'): the spaces of plans,
 // one driver that walks them for a chooser (the bottleneck objective, or the predicted time
 // from a machine file), and the rule that orders plans of equal cost.
+//
+// "Node" here names a unit of level 0, the coarsest level (as in Machine's kinds of node):
+// the hardware node, or a switch or group where network levels sit above the nodes
+// (Machine::node_level() says which level holds those; docs/algorithms.md, "Levels above
+// the node"). Node regions, node kinds and node costs are those units'.
 #pragma once
 
 #include "mapping/MessageWalk.hpp"
