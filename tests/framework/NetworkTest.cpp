@@ -60,6 +60,8 @@ SwitchName=top Switches=s[0-2]
            {"Nodes=tux0\n", "line 1: no SwitchName"},
            {"SwitchName=a Nodes=t0\nSwitchName=a Nodes=t1\n", "switch 'a' is listed twice"},
            {"SwitchName=a Nodes=t0\nSwitchName=b Nodes=t0\n", "node 't0' is under two"},
+           {"SwitchName=a Nodes=t0\nSwitchName=b Switches=a\nSwitchName=c Switches=a\n",
+            "line 3: switch 'a' is under two switches ('b' and 'c')"},
            {"SwitchName=a Switches=b\n", "names 'b', which has no SwitchName line"},
            {"SwitchName=a Switches=b\nSwitchName=b Switches=a\n", "holds itself"}}) {
     const std::string bad = write_file("hcart_bad_topology.conf", text);

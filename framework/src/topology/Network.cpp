@@ -153,23 +153,22 @@ TopologyFile read_topology_file(const std::string& path) {
                          e.what());
       }
     };
-    if (!nodes.empty()) {
-      for (const std::string& host : hosts_of(nodes)) {
-        HCART_REQUIRE(topo.node_switch.emplace(host, name).second,
-                      "topology file '" << path << "' line " << number << ": node '" << host
-                                        << "' is under two switches ('" << topo.node_switch[host]
+    // The nodes (`what` "node") or switches listed under this switch, each under one only.
+    const auto put_under = [&](const std::string& list, std::map<std::string, std::string>& above,
+                               const char* what) {
+      std::vector<std::string> hosts;
+      if (!list.empty()) hosts = hosts_of(list);
+      for (const std::string& host : hosts) {
+        HCART_REQUIRE(above.emplace(host, name).second,
+                      "topology file '" << path << "' line " << number << ": " << what << " '"
+                                        << host << "' is under two switches ('" << above[host]
                                         << "' and '" << name << "')");
       }
-    }
-    if (!children.empty()) {
-      for (const std::string& child : hosts_of(children)) {
-        HCART_REQUIRE(topo.parent.emplace(child, name).second,
-                      "topology file '" << path << "' line " << number << ": switch '" << child
-                                        << "' is under two switches ('" << topo.parent[child]
-                                        << "' and '" << name << "')");
-        child_switches.emplace_back(child, number);
-      }
-    }
+      return hosts;
+    };
+    put_under(nodes, topo.node_switch, "node");
+    for (const std::string& child : put_under(children, topo.parent, "switch"))
+      child_switches.emplace_back(child, number);
   }
   for (const auto& [child, number] : child_switches)
     HCART_REQUIRE(switches.count(child) == 1,
