@@ -1,13 +1,17 @@
 // The level-grid space of the exact search: every process grid d, every node grid n^(0)
-// and every ordered factorization of every finer level, searched level by level.
+// and every ordered factorization of every finer level, walked once for every chooser
+// (walk_level_grids): the pairs (node grid n^(0), node box m = d / n^(0)) in the order of a
+// lower bound that does not depend on m, until the chooser finds the bound hopeless, then
+// each pair's finer levels depth first, every level pruned as soon as the chooser can say
+// no plan below it can win.
 //
-// The cost at level l depends only on d and the factors of levels 0..l, so the set of plans
-// tied for the best cost at levels 0..l holds every optimum: the search keeps that set,
-// level after level. At the node level the pairs (node grid n^(0), node box m = d / n^(0))
-// are taken in the order of a lower bound that does not depend on m (the face bytes
-// crossing the node grid's cut planes, the same for every m, divided by the node count: the
-// busiest node carries at least the mean), and the search stops at the first node grid whose
-// bound exceeds the best busiest node found.
+// For the objective the bound is the face bytes crossing the node grid's cut planes (the
+// same for every m) over the node count: the busiest node carries at least the mean. The
+// cost at level l depends only on d and the factors of levels 0..l, and the objective is
+// lexicographic over the levels, so a chain whose levels 0..l are already worse than the
+// best plan's is left at level l: the walk keeps every chain tied with the best so far, and
+// so reaches every optimum. By time, the bound is the node level's time at those mean bytes,
+// and a chain is left as soon as its slowest level so far passes the best time.
 #include "mapping/FactorSearch.hpp"
 #include "mapping/PlanSearch.hpp"
 
@@ -101,13 +105,71 @@ double cut_plane_faces(const LoadProblem& problem, const std::vector<std::int64_
   return faces;
 }
 
-// A plan under construction: its process grid, the factors chosen so far, their costs.
-struct Partial {
-  std::vector<std::int64_t> dims;
-  std::vector<std::vector<std::int64_t>> factors;
-  std::vector<std::int64_t> groups; // product of the factors so far
-  PlanCost cost;
-};
+// A level grid's plan: grid d, its levels' factors `chain` (coarse first), their cost.
+Candidate level_grid_plan(const std::vector<std::int64_t>& d,
+                          const std::vector<std::vector<std::int64_t>>& chain, PlanCost cost) {
+  Candidate c;
+  c.layout = PlanLayout::LevelGrid;
+  c.dims = d;
+  c.level_factors = chain;
+  c.cost = std::move(cost);
+  return c;
+}
+
+// The one walk of the level-grid space, for every chooser: the node grids n^(0) in the order
+// of bound(n^(0)) (a lower bound of what any grid under them scores; ascending, ties in their
+// enumeration order) until stop(bound) says the rest cannot win; under each, every node box m
+// whose grid d = n^(0) m is admitted; then the finer levels' factors, depth first.
+// enter(d, chain, parent, groups) is called as each level's factors are chosen
+// (chain.back(), the groups of the level above and its own) and says whether to walk on
+// below them; leave() after each enter, whatever it said; leaf(d, chain) at the finest level.
+template <class Bound, class Stop, class Enter, class Leave, class Leaf>
+void walk_level_grids(const SearchContext& context, Bound&& bound, Stop&& stop, Enter&& enter,
+                      Leave&& leave, Leaf&& leaf) {
+  const int D = context.dims(), L = context.levels();
+  const std::int64_t nodes = context.level_sizes[0], per_node = context.ranks / nodes;
+  // A level's factor divides the fixed dim, or with equal blocks the direction's divisor.
+  const std::vector<std::int64_t> divides = context.grid_divisors();
+  const auto node_grids = ordered_factorizations(nodes, context.caps, divides);
+  const auto node_boxes = ordered_factorizations(per_node, context.caps, divides);
+  std::vector<std::pair<double, std::size_t>> order;
+  for (std::size_t k = 0; k < node_grids.size(); ++k)
+    order.emplace_back(bound(node_grids[k]), k);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::vector<std::int64_t>> chain;
+  // The levels below `groups` (the groups of the last level chosen) of grid d.
+  std::function<void(const std::vector<std::int64_t>&, const std::vector<std::int64_t>&)> below =
+      [&](const std::vector<std::int64_t>& d, const std::vector<std::int64_t>& groups) {
+        const int l = static_cast<int>(chain.size());
+        if (l == L) {
+          leaf(d, chain);
+          return;
+        }
+        std::vector<std::int64_t> rest(D);
+        for (int i = 0; i < D; ++i)
+          rest[i] = d[i] / groups[i];
+        for (const auto& f : level_options(context, l, rest)) {
+          const std::vector<std::int64_t> next = times(groups, f);
+          chain.push_back(f);
+          if (enter(d, chain, groups, next)) below(d, next);
+          leave();
+          chain.pop_back();
+        }
+      };
+  const std::vector<std::int64_t> ones(D, 1);
+  for (const auto& [lower, k] : order) {
+    if (stop(lower)) break;
+    const auto& n0 = node_grids[k];
+    for (const auto& m : node_boxes) {
+      const std::vector<std::int64_t> d = times(n0, m);
+      if (!context.admits(d)) continue;
+      chain = {n0};
+      if (enter(d, chain, ones, n0)) below(d, n0);
+      leave();
+    }
+  }
+}
 
 } // namespace
 
@@ -130,122 +192,58 @@ PlanCost level_grid_cost(const SearchContext& context,
 }
 
 std::vector<Candidate> all_level_grids(const SearchContext& context) {
-  const int D = context.dims(), L = context.levels();
   std::vector<Candidate> out;
-  std::vector<std::vector<std::int64_t>> chain;
-  std::function<void(const std::vector<std::int64_t>&, int, std::vector<std::int64_t>)> walk =
-      [&](const std::vector<std::int64_t>& d, int l, std::vector<std::int64_t> rest) {
-        for (const auto& f : level_options(context, l, rest)) {
-          std::vector<std::int64_t> next(D);
-          for (int i = 0; i < D; ++i)
-            next[i] = rest[i] / f[i];
-          chain.push_back(f);
-          if (l + 1 == L) {
-            Candidate c;
-            c.dims = d;
-            c.level_factors = chain;
-            c.cost = level_grid_cost(context, chain);
-            out.push_back(std::move(c));
-          } else {
-            walk(d, l + 1, next);
-          }
-          chain.pop_back();
-        }
-      };
-  for (const auto& d :
-       ordered_factorizations(context.ranks, context.caps, context.grid_divisors())) {
-    if (context.admits(d)) walk(d, 0, d);
-  }
+  walk_level_grids(
+      context, [](const std::vector<std::int64_t>&) { return 0.0; }, [](double) { return false; },
+      [](const auto&, const auto&, const auto&, const auto&) { return true; }, [] {},
+      [&](const std::vector<std::int64_t>& d, const std::vector<std::vector<std::int64_t>>& chain) {
+        out.push_back(level_grid_plan(d, chain, level_grid_cost(context, chain)));
+      });
   return out;
 }
 
 namespace {
 
-// The objective's best level grid, exactly (the plans tied at levels 0 .. l kept level
-// after level); empty when no grid fits.
+// The objective's best level grid, exactly: a chain is left at the first level where it is
+// worse than the best plan so far, which it is compared with level by level (every chain
+// tied with the best so far is walked to the end); empty when no grid fits.
 std::optional<Candidate> best_level_grid(const SearchContext& context, SearchStats& stats) {
-  const int D = context.dims(), L = context.levels();
-  const std::int64_t nodes = context.level_sizes[0], per_node = context.ranks / nodes;
-  const std::vector<std::int64_t>& limit = context.caps;
-  // A level's factor divides the fixed dim, or with equal blocks the direction's divisor.
-  const std::vector<std::int64_t> divides = context.grid_divisors();
-  const auto node_grids = ordered_factorizations(nodes, limit, divides);
-  const auto node_boxes = ordered_factorizations(per_node, limit, divides);
-
-  // The bound: face bytes through the node grid's cut planes, over the node count.
-  std::vector<std::pair<double, std::size_t>> order;
-  for (std::size_t k = 0; k < node_grids.size(); ++k) {
-    const double faces = cut_plane_faces(context.problem, node_grids[k]);
-    order.emplace_back(faces / static_cast<double>(nodes), k);
-  }
-  std::stable_sort(order.begin(), order.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-
-  std::vector<Partial> tied;
-  LevelCost best{context.level_names[0], std::numeric_limits<double>::infinity(),
-                 std::numeric_limits<double>::infinity()};
-  const std::vector<std::int64_t> ones(D, 1);
-  for (const auto& [bound, k] : order) {
-    if (!std::isinf(best.busiest) && compare_level({"", bound, 0}, {"", best.busiest, 0}) > 0)
-      break;
-    const auto& n0 = node_grids[k];
-    for (const auto& m : node_boxes) {
-      const std::vector<std::int64_t> d = times(n0, m);
-      if (!context.admits(d)) continue;
-      ++stats.grid_pairs;
-      LevelCost c = grid_level_cost(context.problem, grid_level(d, ones, n0), best.busiest);
-      const int verdict = compare_level(c, best);
-      if (verdict > 0) continue;
-      if (verdict < 0) {
-        tied.clear();
-        best = c;
-      }
-      c.name = context.level_names[0];
-      tied.push_back({d, {n0}, n0, PlanCost{{c}}});
-    }
-  }
-  if (tied.empty()) return std::nullopt;
-
-  // The finer levels, one at a time, among the plans tied so far.
-  for (int l = 1; l < L; ++l) {
-    std::vector<Partial> next;
-    LevelCost level_best{context.level_names[l], std::numeric_limits<double>::infinity(),
-                         std::numeric_limits<double>::infinity()};
-    for (const Partial& p : tied) {
-      std::vector<std::int64_t> rest(D);
-      for (int i = 0; i < D; ++i)
-        rest[i] = p.dims[i] / p.groups[i];
-      for (const auto& f : level_options(context, l, rest)) {
-        const std::vector<std::int64_t> groups = times(p.groups, f);
-        LevelCost c = grid_level_cost(context.problem, grid_level(p.dims, p.groups, groups),
-                                      level_best.busiest);
-        const int verdict = compare_level(c, level_best);
-        if (verdict > 0) continue;
-        if (verdict < 0) {
-          next.clear();
-          level_best = c;
-        }
+  const LoadProblem& problem = context.problem;
+  const auto nodes = static_cast<double>(context.level_sizes[0]);
+  std::optional<Candidate> best;
+  PlanCost cost;             // the chain's levels so far
+  std::vector<int> verdicts; // per level: the chain's levels 0..l against the best's (< 0 better)
+  walk_level_grids(
+      context,
+      [&](const std::vector<std::int64_t>& n0) { return cut_plane_faces(problem, n0) / nodes; },
+      [&](double lower) {
+        return best && compare_level({"", lower, 0}, {"", best->cost.levels[0].busiest, 0}) > 0;
+      },
+      [&](const std::vector<std::int64_t>& d, const std::vector<std::vector<std::int64_t>>& chain,
+          const std::vector<std::int64_t>& parent, const std::vector<std::int64_t>& groups) {
+        const std::size_t l = chain.size() - 1;
+        if (l == 0) ++stats.grid_pairs;
+        // Tied with the best so far: this level may not be worse than the best's (its cost is
+        // counted only up to that); better already: counted whole.
+        const bool tied = best && (l == 0 || verdicts.back() == 0);
+        LevelCost c = grid_level_cost(problem, grid_level(d, parent, groups),
+                                      tied ? best->cost.levels[l].busiest
+                                           : std::numeric_limits<double>::infinity());
         c.name = context.level_names[l];
-        Partial q = p;
-        q.factors.push_back(f);
-        q.groups = groups;
-        q.cost.levels.push_back(c);
-        next.push_back(std::move(q));
-      }
-    }
-    tied = std::move(next);
-  }
-
-  std::optional<Candidate> best_plan;
-  for (Partial& p : tied) {
-    Candidate c;
-    c.layout = PlanLayout::LevelGrid;
-    c.dims = p.dims;
-    c.level_factors = std::move(p.factors);
-    c.cost = std::move(p.cost);
-    if (!best_plan || compare_candidates(c, *best_plan) < 0) best_plan = std::move(c);
-  }
-  return best_plan;
+        const int verdict = tied ? compare_level(c, best->cost.levels[l]) : -1;
+        cost.levels.push_back(c);
+        verdicts.push_back(verdict);
+        return verdict <= 0;
+      },
+      [&] {
+        cost.levels.pop_back();
+        verdicts.pop_back();
+      },
+      [&](const std::vector<std::int64_t>& d, const std::vector<std::vector<std::int64_t>>& chain) {
+        Candidate c = level_grid_plan(d, chain, cost);
+        if (!best || compare_candidates(c, *best) < 0) best = std::move(c);
+      });
+  return best;
 }
 
 } // namespace
@@ -255,99 +253,56 @@ void time_level_grids(const SearchContext& context, const MachineTimings& timing
                       const std::function<void(const Candidate&, double)>& timed) {
   const int D = context.dims(), L = context.levels();
   const LoadProblem& problem = context.problem;
-  const std::int64_t nodes = context.level_sizes[0], per_node = context.ranks / nodes;
-  const std::vector<std::int64_t> divides = context.grid_divisors();
-  const auto node_grids = ordered_factorizations(nodes, context.caps, divides);
-  const auto node_boxes = ordered_factorizations(per_node, context.caps, divides);
+  const std::int64_t nodes = context.level_sizes[0];
   std::vector<std::int64_t> units(L);
   for (int l = 0; l < L; ++l)
     units[l] = (l == 0 ? 1 : units[l - 1]) * context.level_sizes[l];
   const auto beyond = [&](double seconds) { return compare_sums(seconds, bound()) > 0; };
-  // One level's time: its bytes (the busiest unit, the total) and its messages.
-  const auto level_time = [&](const std::vector<std::int64_t>& d,
-                              const std::vector<std::vector<std::int64_t>>& chain,
-                              const std::vector<std::int64_t>& parent,
-                              const std::vector<std::int64_t>& groups, LevelCost& cost) {
-    const int l = static_cast<int>(chain.size()) - 1;
-    cost = grid_level_cost(problem, grid_level(d, parent, groups));
-    cost.name = context.level_names[l];
-    const std::int64_t messages = level_grid_messages(problem, d, chain)[l];
-    return level_seconds({cost.name, static_cast<std::int64_t>(std::llround(cost.busiest)),
-                          messages, static_cast<std::int64_t>(std::llround(cost.total)), units[l]},
-                         timings);
-  };
-
   // The node level's time is at least its time at the mean node's bytes (the faces through
   // the node grid's cut planes, the same for every node box; edges and corners only add)
   // with the messages of the corner rank of a node box whose low sides are all inside the
   // grid (its messages towards the low side in the cut directions alone), and the
   // exchange's time is at least the node level's: the node grids in the order of that
   // bound, until it passes the best time.
-  std::vector<std::pair<double, std::size_t>> order;
-  for (std::size_t k = 0; k < node_grids.size(); ++k) {
-    const double faces = cut_plane_faces(problem, node_grids[k]);
+  const auto node_time = [&](const std::vector<std::int64_t>& n0) {
+    const double faces = cut_plane_faces(problem, n0);
     std::uint32_t cut = 0; // the directions the node grid cuts
     for (int i = 0; i < D; ++i)
-      if (node_grids[k][i] >= 2) cut |= 1u << i;
+      if (n0[i] >= 2) cut |= 1u << i;
     std::int64_t messages = 0;
     for (const auto& t : problem.terms)
       if ((t.crossed & ~cut) == 0 && (t.plus & t.crossed) == 0) ++messages;
     const auto mean = static_cast<std::int64_t>(std::floor(faces / static_cast<double>(nodes)));
-    order.emplace_back(level_seconds({context.level_names[0], mean, messages,
-                                      static_cast<std::int64_t>(std::floor(faces)), nodes},
-                                     timings),
-                       k);
-  }
-  std::stable_sort(order.begin(), order.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-
-  const std::vector<std::int64_t> ones(D, 1);
-  std::vector<std::vector<std::int64_t>> chain;
-  PlanCost cost;
-  // The finer levels of `d` below `groups`, the time so far `seconds`.
-  std::function<void(const std::vector<std::int64_t>&, const std::vector<std::int64_t>&, double)>
-      walk = [&](const std::vector<std::int64_t>& d, const std::vector<std::int64_t>& groups,
-                 double seconds) {
-        const int l = static_cast<int>(chain.size());
-        if (l == L) {
-          Candidate c;
-          c.layout = PlanLayout::LevelGrid;
-          c.dims = d;
-          c.level_factors = chain;
-          c.cost = cost;
-          timed(c, seconds);
-          return;
-        }
-        std::vector<std::int64_t> rest(D);
-        for (int i = 0; i < D; ++i)
-          rest[i] = d[i] / groups[i];
-        for (const auto& f : level_options(context, l, rest)) {
-          const std::vector<std::int64_t> next = times(groups, f);
-          chain.push_back(f);
-          LevelCost level;
-          const double t = std::max(seconds, level_time(d, chain, groups, next, level));
-          if (!beyond(t)) {
-            cost.levels.push_back(level);
-            walk(d, next, t);
-            cost.levels.pop_back();
-          }
-          chain.pop_back();
-        }
-      };
-  for (const auto& [lower, k] : order) {
-    if (beyond(lower)) break;
-    const auto& n0 = node_grids[k];
-    for (const auto& m : node_boxes) {
-      const std::vector<std::int64_t> d = times(n0, m);
-      if (!context.admits(d)) continue;
-      chain = {n0};
-      LevelCost level;
-      const double t = level_time(d, chain, ones, n0, level);
-      if (beyond(t)) continue;
-      cost.levels = {level};
-      walk(d, n0, t);
-    }
-  }
+    return level_seconds({context.level_names[0], mean, messages,
+                          static_cast<std::int64_t>(std::floor(faces)), nodes},
+                         timings);
+  };
+  PlanCost cost;               // the chain's levels so far, in bytes
+  std::vector<double> seconds; // the slowest of the chain's levels so far
+  walk_level_grids(
+      context, node_time, beyond,
+      [&](const std::vector<std::int64_t>& d, const std::vector<std::vector<std::int64_t>>& chain,
+          const std::vector<std::int64_t>& parent, const std::vector<std::int64_t>& groups) {
+        // One level's time: its bytes (the busiest unit, the total) and its messages.
+        const std::size_t l = chain.size() - 1;
+        LevelCost level = grid_level_cost(problem, grid_level(d, parent, groups));
+        level.name = context.level_names[l];
+        const std::int64_t messages = level_grid_messages(problem, d, chain)[l];
+        const double t = level_seconds(
+            {level.name, static_cast<std::int64_t>(std::llround(level.busiest)), messages,
+             static_cast<std::int64_t>(std::llround(level.total)), units[l]},
+            timings);
+        cost.levels.push_back(level);
+        seconds.push_back(std::max(l == 0 ? 0.0 : seconds.back(), t));
+        return !beyond(seconds.back());
+      },
+      [&] {
+        cost.levels.pop_back();
+        seconds.pop_back();
+      },
+      [&](const std::vector<std::int64_t>& d, const std::vector<std::vector<std::int64_t>>& chain) {
+        timed(level_grid_plan(d, chain, cost), seconds.back());
+      });
 }
 
 void search_level_grids(const SearchContext& context, ObjectiveChooser& chooser,

@@ -291,9 +291,11 @@ void search(const SearchContext& context, Chooser& chooser,
             const std::vector<std::vector<std::int64_t>>& strip_grids, SearchStats& stats);
 
 /// \brief The level-grid space: every ordered factorization of every level, within the
-/// limits. For the objective exactly, level by level; by time in closed form (time_level_grids)
-/// where the chooser has one, else every grid bounded by its bytes and counted in that order.
-/// The chooser's walk_level_grids calls the one for its kind.
+/// limits, in one walk for every chooser (GridSearch.cpp): for the objective exactly, a chain
+/// left at the first level worse than the best so far; by time in closed form
+/// (time_level_grids) where the chooser has one, else every grid (all_level_grids) bounded by
+/// its bytes and counted in that order. The chooser's walk_level_grids calls the one for its
+/// kind.
 void search_level_grids(const SearchContext& context, ObjectiveChooser& chooser,
                         SearchStats& stats);
 void search_level_grids(const SearchContext& context, TimeChooser& chooser, SearchStats& stats);
