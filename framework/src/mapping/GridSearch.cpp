@@ -81,7 +81,7 @@ std::vector<std::int64_t> times(const std::vector<std::int64_t>& a,
 
 // The factors level l may take where `rest` processes per direction remain below the levels
 // above: the last level takes them all, any other an ordered factorization of its size.
-// (Both searches below walk the levels through it.)
+// (The walk below takes the levels through it.)
 std::vector<std::vector<std::int64_t>> level_options(const SearchContext& context, int l,
                                                      const std::vector<std::int64_t>& rest) {
   if (l + 1 == context.levels()) return {rest};
