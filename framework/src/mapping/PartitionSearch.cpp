@@ -90,14 +90,8 @@ void search_partitions(const SearchContext& context,
   // are each other's mirror images, their partitions too at the node level's costs: only
   // the one with dims non-increasing over every class of alike directions is searched.
   const std::vector<int> alike = regions::alike_directions(context, nullptr);
-  const auto mirrored = [&](const std::vector<std::int64_t>& d) {
-    for (std::size_t i = 0; i < alike.size(); ++i)
-      for (std::size_t j = i + 1; j < alike.size(); ++j)
-        if (alike[i] == alike[j] && d[i] < d[j]) return true;
-    return false;
-  };
   for (const auto& dims : grids) {
-    if (mirrored(dims)) continue;
+    if (regions::mirrored(alike, dims)) continue;
     // Every position's messages to others, both ways (row-major positions).
     const std::vector<GridMessage> messages = grid_messages(context, dims);
     std::vector<std::vector<Link>> out(P), in(P);

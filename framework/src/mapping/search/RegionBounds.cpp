@@ -70,4 +70,11 @@ std::vector<int> alike_directions(const SearchContext& context, const LoadProble
   return alike;
 }
 
+bool mirrored(const std::vector<int>& alike, const std::vector<std::int64_t>& d) {
+  for (std::size_t i = 0; i < alike.size(); ++i)
+    for (std::size_t j = i + 1; j < alike.size(); ++j)
+      if (alike[i] == alike[j] && d[i] < d[j]) return true;
+  return false;
+}
+
 } // namespace hcart::impl::regions

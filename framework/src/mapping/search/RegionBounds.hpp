@@ -24,4 +24,8 @@ double cheapest_node_box(const SearchContext& context, const std::vector<std::in
 /// unchanged when the two swap, in the objective's costs and, by time, in `bytes` too.
 std::vector<int> alike_directions(const SearchContext& context, const LoadProblem* bytes);
 
+/// \brief Whether grid `d` is the mirror image of one that is searched instead: its dims not
+/// non-increasing over some class of directions `alike` (alike_directions) holds.
+bool mirrored(const std::vector<int>& alike, const std::vector<std::int64_t>& d);
+
 } // namespace hcart::impl::regions

@@ -10,6 +10,7 @@ namespace hcart::impl {
 
 using regions::alike_directions;
 using regions::cheapest_node_box;
+using regions::mirrored;
 using regions::ProgrammeStore;
 using regions::RegionProgramme;
 
@@ -30,15 +31,9 @@ void search_node_regions(const SearchContext& context, Chooser& chooser, SearchS
   // only that one is searched: dims non-increasing over every class of alike directions.
   const std::vector<int> alike =
       context.even ? alike_directions(context, chooser.timed_bytes()) : std::vector<int>{};
-  const auto mirrored = [&](const std::vector<std::int64_t>& d) {
-    for (std::size_t i = 0; i < alike.size(); ++i)
-      for (std::size_t j = i + 1; j < alike.size(); ++j)
-        if (alike[i] == alike[j] && d[i] < d[j]) return true;
-    return false;
-  };
   std::vector<std::pair<double, std::size_t>> order;
   for (std::size_t i = 0; i < grids.size(); ++i)
-    if (context.admits(grids[i]) && !mirrored(grids[i]))
+    if (context.admits(grids[i]) && !mirrored(alike, grids[i]))
       order.emplace_back(cheapest_node_box(context, grids[i]), i);
   std::stable_sort(order.begin(), order.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
