@@ -127,6 +127,11 @@ bool TimeChooser::hopeless(double node_cost) const {
   return compare_sums(lower, m_best_seconds) > 0;
 }
 
+bool TimeChooser::passes_by(double node_cost) const {
+  return m_objective_best && hopeless(node_cost) &&
+         compare_level({"", node_cost, 0}, {"", m_objective_best->cost.levels[0].busiest, 0}) > 0;
+}
+
 double TimeChooser::node_cost_limit() const {
   constexpr double none = std::numeric_limits<double>::infinity();
   if (!m_best || !m_costs_are_bytes || !m_closed_form || m_node_timing == nullptr) return none;

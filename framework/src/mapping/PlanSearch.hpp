@@ -179,6 +179,10 @@ public:
   virtual const Candidate* to_beat() const = 0;
   /// \brief True when no plan whose busiest node costs at least `node_cost` can be chosen.
   virtual bool hopeless(double node_cost) const = 0;
+  /// \brief True when a plan whose busiest node costs `node_cost` can neither be chosen nor
+  /// change what the chooser records (by time: the objective's best as well), so that a
+  /// space may leave it uncounted.
+  virtual bool passes_by(double node_cost) const = 0;
   /// \brief The most the busiest node of a plan may cost and still be chosen (+infinity
   /// when unknown). Costs past it are hopeless.
   virtual double node_cost_limit() const = 0;
@@ -202,6 +206,7 @@ public:
   /// The objective's best so far.
   const Candidate* to_beat() const override { return best(); }
   bool hopeless(double node_cost) const override;
+  bool passes_by(double node_cost) const override { return hopeless(node_cost); }
   /// The objective's best busiest node so far.
   double node_cost_limit() const override;
   const Candidate* objective_best() const override { return best(); }
@@ -237,6 +242,8 @@ public:
   const Candidate* to_beat() const override { return nullptr; }
   /// \brief By the node level's time at those bytes alone, where the costs are bytes.
   bool hopeless(double node_cost) const override;
+  /// \brief Hopeless, and its busiest node worse than the objective's best so far.
+  bool passes_by(double node_cost) const override;
   /// \brief The most bytes whose node level alone is not slower than the best time.
   double node_cost_limit() const override;
   const Candidate* objective_best() const override {

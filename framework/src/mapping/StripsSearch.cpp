@@ -39,9 +39,9 @@ void search_strips(const SearchContext& context,
   for (std::int64_t u = 0, p = 0; u < nodes; ++u)
     for (std::int64_t k = 0; k < context.node_classes[order[u]].ranks; ++k)
       node_at[p++] = static_cast<int>(u);
-  // For the objective, an order whose busiest node alone loses is not counted level by
-  // level: its node level from the grid's messages (listed once per grid) decides first.
-  const bool objective = chooser.timed_bytes() == nullptr;
+  // An order whose busiest node alone passes the chooser by (it loses, and by time it
+  // cannot change the objective's record either) is not counted level by level: its node
+  // level from the grid's messages (listed once per grid) decides first.
   std::vector<double> sent(static_cast<std::size_t>(nodes));
   std::vector<std::int64_t> run_at(static_cast<std::size_t>(context.ranks)), coords(D);
   const auto busiest_node = [&](const std::vector<std::int64_t>& dims, const std::vector<int>& axes,
@@ -70,15 +70,14 @@ void search_strips(const SearchContext& context,
     for (int i = 0; i < D; ++i)
       (dims[i] > 1 ? cut : uncut).push_back(i);
     const std::vector<std::int64_t> origin(D, 0);
-    const std::vector<GridMessage> messages =
-        objective ? grid_messages(context, dims) : std::vector<GridMessage>{};
+    const std::vector<GridMessage> messages = grid_messages(context, dims);
     do {
       std::vector<int> axes = cut;
       axes.insert(axes.end(), uncut.begin(), uncut.end());
       // The identity order is row-major runs (block order is node-major): their space, or a
       // level grid where the runs are boxes.
       if (std::is_sorted(cut.begin(), cut.end())) continue;
-      if (objective && chooser.hopeless(busiest_node(dims, axes, messages))) continue;
+      if (chooser.passes_by(busiest_node(dims, axes, messages))) continue;
       Candidate c;
       c.layout = PlanLayout::NodeRegions;
       c.dims = dims;
