@@ -98,8 +98,9 @@ KOKKOS_FORCEINLINE_FUNCTION void call_at(const Functor& f, int a, int b, int c, 
 // user's kernel gets the vector width of the machine it runs on without -march flags; neither
 // uses fused multiply-adds, so both compute the same bits. A row along j (a 2-D mesh in i and
 // j, one cell in k) steps by a stride known only at run time: GCC's -O3 versions such a loop
-// for a stride of 1 (-fversion-loops-for-strides), which a field without a halo in its
-// one-cell direction has, and vectorises that version.
+// for a stride of 1 (-fversion-loops-for-strides; up to the loop size hcart's target sets,
+// framework/CMakeLists.txt), which a field without a halo in its one-cell direction has, and
+// vectorises that version.
 // (Under nvcc, where rows are an option the host alone would take, no copy: a copy would
 // have to be destroyed in device code too, which Kokkos' views do not allow.)
 #if defined(__CUDACC__)
