@@ -73,6 +73,11 @@ DeckSchema schema() {
         "sweeps on the coarsest level; 0: 4 (n + 1) for its largest n")
       .at_least(0)
       .at_most(100000);
+  s.add("multigrid", "full_multigrid", DeckType::Integer, "0",
+        "a full-multigrid start, this many cycles a level, before the cycles (0: cycles from "
+        "zero alone)")
+      .at_least(0)
+      .at_most(10);
   s.add("multigrid", "agglomerate_below", DeckType::Integer, "512",
         "a level with fewer points per rank moves onto fewer ranks")
       .at_least(1)
@@ -120,6 +125,7 @@ Config read_config(const Deck& deck) {
   mg.pre_smooth = static_cast<long>(deck.integer("multigrid", "pre_smooth"));
   mg.post_smooth = static_cast<long>(deck.integer("multigrid", "post_smooth"));
   mg.coarse_sweeps = static_cast<long>(deck.integer("multigrid", "coarse_sweeps"));
+  mg.full_multigrid = static_cast<long>(deck.integer("multigrid", "full_multigrid"));
   mg.agglomerate_below = static_cast<long>(deck.integer("multigrid", "agglomerate_below"));
   const std::string agglomeration = deck.string("multigrid", "agglomeration");
   mg.agglomeration = agglomeration == "stride" ? MultigridSettings::Agglomeration::Stride
@@ -133,7 +139,7 @@ Config read_config(const Deck& deck) {
                                                "expected it left out");
   }
   for (const char* key : {"levels", "smoother", "pre_smooth", "post_smooth", "coarse_sweeps",
-                          "agglomerate_below", "agglomeration"}) {
+                          "full_multigrid", "agglomerate_below", "agglomeration"}) {
     HCART_REQUIRE(multigrid || !deck.given("multigrid", key),
                   deck.where("multigrid", key)
                       << ": [multigrid] " << key

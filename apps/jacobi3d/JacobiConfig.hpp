@@ -21,7 +21,8 @@ struct MultigridSettings {
   long levels = 0; ///< 0: as many as the mesh halves into (down to one point)
   Smoother smoother = Smoother::RedBlack;
   long pre_smooth = 2, post_smooth = 2;
-  long coarse_sweeps = 0; ///< 0: 4 (n + 1) for the coarsest level's largest n
+  long coarse_sweeps = 0;  ///< 0: 4 (n + 1) for the coarsest level's largest n
+  long full_multigrid = 0; ///< a full-multigrid start, cycles a level (0: none)
   long agglomerate_below = 512;
   Agglomeration agglomeration = Agglomeration::Machine;
 };

@@ -130,6 +130,17 @@ Result Multigrid::run(const std::function<void(const Progress&)>& progress) {
   if (m_initial < 0) m_initial = residual_norm();
   double residual = m_initial;
   const double target = m_settings.tolerance * m_initial;
+  // A full-multigrid start on a run from zero (not a restart's), its cycles on level 0
+  // counted as cycles (hcart::Multigrid::solve counts them so too).
+  const long start = m_settings.multigrid.full_multigrid;
+  if (m_cycle == 0 && start > 0 && !(m_settings.tolerance > 0 && residual <= target)) {
+    m_solver.full_multigrid(static_cast<int>(start));
+    m_cycle = start;
+    residual = residual_norm();
+    r.iterations = m_cycle - first;
+    r.residual = residual;
+    after_cycle(residual);
+  }
   while (m_cycle < m_settings.max_iterations && !(m_settings.tolerance > 0 && residual <= target)) {
     run_cycle();
     residual = residual_norm();

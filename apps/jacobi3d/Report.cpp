@@ -50,6 +50,7 @@ RunReport collect(const Decomposition& decomp, const SolverFacts& solver, const 
     r.cycle = "V(" + std::to_string(mg.pre_smooth) + "," + std::to_string(mg.post_smooth) + "), " +
               (mg.smoother == MultigridSettings::Smoother::RedBlack ? "red-black Gauss-Seidel"
                                                                     : "weighted Jacobi");
+    r.full_multigrid = mg.full_multigrid;
   }
   const DecompositionReport& d = decomp.report();
   r.strategy = to_string(d.strategy);
@@ -130,7 +131,10 @@ void print_run(std::ostream& out, const RunReport& r) {
           ? " (" + apps::fixed(r.result.output_seconds) + " s of it writing output)"
           : "";
   if (r.solver == "multigrid") {
-    out << "multigrid: " << r.cycle << " cycles on " << r.levels.size() << " levels\n";
+    out << "multigrid: " << r.cycle << " cycles on " << r.levels.size() << " levels";
+    if (r.full_multigrid > 0)
+      out << ", started by full multigrid (" << r.full_multigrid << " cycles a level)";
+    out << "\n";
     for (const auto& line : r.levels)
       out << "  " << line << "\n";
     const double relative = r.initial_residual > 0 ? r.result.residual / r.initial_residual : 0;
@@ -192,6 +196,7 @@ nlohmann::json to_json(const RunReport& r, const std::string& deck) {
     j["levels"] = r.levels;
     j["cycles"] = r.result.iterations;
     j["cycle"] = r.cycle;
+    j["full_multigrid"] = r.full_multigrid;
     j["initial_residual"] = r.initial_residual;
     j["dofs_per_second"] = r.dofs_per_second;
   }

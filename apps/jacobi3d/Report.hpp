@@ -44,6 +44,7 @@ struct RunReport {
   double initial_residual = -1;
   double dofs_per_second = 0; ///< multigrid: unknowns solved per second (HPGMG's figure)
   std::string cycle;          ///< multigrid: e.g. "V(2,2), red-black Gauss-Seidel"
+  long full_multigrid = 0;    ///< multigrid: cycles a level of a full-multigrid start (0: none)
   std::string strategy, machine, machine_source;
   std::vector<std::string> notes;
   std::array<int, 3> dims{};

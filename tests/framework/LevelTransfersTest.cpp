@@ -18,7 +18,9 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 using hcart::ComponentField;
@@ -42,7 +44,8 @@ struct Linear {
   bool flat_k = false;
   KOKKOS_INLINE_FUNCTION double position(long long g, int l) const {
     const double s = static_cast<double>(1LL << l);
-    return vertex ? (static_cast<double>(g) + 1.0) * s - 1.0 : (static_cast<double>(g) + 0.5) * s - 0.5;
+    return vertex ? (static_cast<double>(g) + 1.0) * s - 1.0
+                  : (static_cast<double>(g) + 0.5) * s - 0.5;
   }
   KOKKOS_INLINE_FUNCTION double operator()(int c, long long gi, long long gj, long long gk) const {
     return 1.0 + c + 0.5 * position(gi, level) - 0.25 * position(gj, level) +
@@ -60,10 +63,11 @@ struct FillLinear {
   }
 };
 
-void fill(const hcart::Grid& g, const ComponentField<double>& f, const hcart::Box& box, Linear linear) {
-  hcart::for_each_cell("fill", box,
-                       FillLinear{f, linear, g.global_index(0, 0), g.global_index(1, 0),
-                                  g.global_index(2, 0)});
+void fill(const hcart::Grid& g, const ComponentField<double>& f, const hcart::Box& box,
+          Linear linear) {
+  hcart::for_each_cell(
+      "fill", box,
+      FillLinear{f, linear, g.global_index(0, 0), g.global_index(1, 0), g.global_index(2, 0)});
 }
 
 long wrong_cells(const hcart::Grid& g, const ComponentField<double>& f, Linear linear,
@@ -75,8 +79,9 @@ long wrong_cells(const hcart::Grid& g, const ComponentField<double>& f, Linear l
     for (int i = box.lo[0]; i < box.hi[0]; ++i)
       for (int j = box.lo[1]; j < box.hi[1]; ++j)
         for (int k = box.lo[2]; k < box.hi[2]; ++k)
-          wrong += host(c, i, j, k) != linear(c, g.global_index(0, i), g.global_index(1, j),
-                                              g.global_index(2, k)) + shift;
+          wrong +=
+              host(c, i, j, k) !=
+              linear(c, g.global_index(0, i), g.global_index(1, j), g.global_index(2, k)) + shift;
   return wrong;
 }
 
@@ -103,13 +108,15 @@ void check_transfers(GridSpec spec, HierarchyOptions ho) {
       if (h.holds(l)) coarse = h.grid(l).make_components<double>("coarse", 3);
       hcart::restrict_cells(h, l, fine_field, coarse);
       if (h.holds(l)) {
-        EXPECT_EQ(wrong_cells(h.grid(l), coarse, {l, vertex, flat}), 0) << machine << " level " << l;
+        EXPECT_EQ(wrong_cells(h.grid(l), coarse, {l, vertex, flat}), 0)
+            << machine << " level " << l;
         // Prolongation: the coarse function with its halos, added to a constant.
         fill(h.grid(l), coarse, h.grid(l).with_halo_box(), {l, vertex, flat});
       }
       Kokkos::deep_copy(fine_field, 0.5);
       hcart::prolong_cells(h, l, coarse, fine_field);
-      EXPECT_EQ(wrong_cells(fg, fine_field, {l - 1, vertex, flat}, 0.5), 0) << machine << " level " << l;
+      EXPECT_EQ(wrong_cells(fg, fine_field, {l - 1, vertex, flat}, 0.5), 0)
+          << machine << " level " << l;
       hcart::prolong_cells(h, l, coarse, fine_field, false);
       EXPECT_EQ(wrong_cells(fg, fine_field, {l - 1, vertex, flat}), 0) << machine << " level " << l;
     }
@@ -175,8 +182,9 @@ TEST(ColouredLoops, EachColourItsCellsByGlobalParity) {
   const hcart::Grid grid(decomp);
   auto count = grid.make_field<int>("count");
   auto colour = grid.make_field<int>("colour");
-  for (const hcart::Box& box : {grid.owned_box(), grid.with_halo_box(),
-                                hcart::make_box({1, 2, 1}, {grid.extent()[0], grid.extent()[1] - 1, 4})}) {
+  for (const hcart::Box& box :
+       {grid.owned_box(), grid.with_halo_box(),
+        hcart::make_box({1, 2, 1}, {grid.extent()[0], grid.extent()[1] - 1, 4})}) {
     Kokkos::deep_copy(count, 0);
     Kokkos::deep_copy(colour, -1);
     for (int c = 0; c < 2; ++c) {
@@ -191,7 +199,8 @@ TEST(ColouredLoops, EachColourItsCellsByGlobalParity) {
         for (int k = 0; k < grid.extent()[2]; ++k) {
           const bool in = box.contains(i, j, k);
           wrong += n(i, j, k) != (in ? 1 : 0);
-          const long long sum = grid.global_index(0, i) + grid.global_index(1, j) + grid.global_index(2, k);
+          const long long sum =
+              grid.global_index(0, i) + grid.global_index(1, j) + grid.global_index(2, k);
           if (in) wrong += col(i, j, k) != static_cast<int>(((sum % 2) + 2) % 2);
         }
     EXPECT_EQ(wrong, 0);
@@ -202,9 +211,84 @@ TEST(ColouredLoops, EachColourItsCellsByGlobalParity) {
 
 namespace {
 
+// A value that every cell has of its own (no smooth function: a wrong neighbour shows), from
+// the cell's global index.
+struct Scrambled {
+  hcart::Field<double> u;
+  std::array<long long, 3> offset;
+  double scale;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    const long long g = ((offset[0] + i) * 131 + (offset[1] + j)) * 137 + offset[2] + k;
+    u(i, j, k) = scale * static_cast<double>((g * 7919) % 1009 - 504);
+  }
+};
+
+// A Gauss-Seidel point of a 7-point operator whose weights differ by direction.
+struct GaussSeidelPoint {
+  hcart::FieldAccessor<const double> u, f;
+  KOKKOS_INLINE_FUNCTION double operator()(int i, int j, int k) const {
+    return ((u(i - 1, j, k) + u(i + 1, j, k)) * 0.25 + (u(i, j - 1, k) + u(i, j + 1, k)) * 0.125 +
+            (u(i, j, k - 1) + u(i, j, k + 1)) * 0.0625 + f(i, j, k)) *
+           (1.0 / 0.875);
+  }
+};
+
+} // namespace
+
+// A red-black sweep in one pass (for_each_red_black_interior, the exchange,
+// for_each_red_black_shell) gives the bits of a pass per colour with an exchange between, on
+// every decomposition: periodic and walled directions, odd sizes, three sweeps.
+TEST(ColouredLoops, RedBlackInOnePassIsAPassPerColour) {
+  if constexpr (!hcart::host_execution) GTEST_SKIP() << "the one-pass sweep is the host's";
+  GridSpec spec;
+  spec.global_size = {13, 10, 17};
+  spec.periodic = {false, true, false};
+  const Decomposition decomp(MPI_COMM_WORLD, spec);
+  const hcart::Grid grid(decomp);
+  hcart::HaloExchanger halo(grid);
+  std::array<long long, 3> offset{};
+  for (int d = 0; d < 3; ++d)
+    offset[d] = grid.global_index(d, 0);
+  const auto two = grid.make_field<double>("two passes");
+  const auto one = grid.make_field<double>("one pass");
+  const auto f = grid.make_field<double>("f");
+  // Walls: the halo behind them keeps a value of its own.
+  for (const auto& u : {two, one})
+    hcart::for_each_cell("fill", grid.with_halo_box(), Scrambled{u, offset, 1.0});
+  hcart::for_each_cell("fill", grid.with_halo_box(), Scrambled{f, offset, 0.001});
+  hcart::fence("fill");
+  const hcart::Box owned = grid.owned_box();
+  for (int sweep = 0; sweep < 3; ++sweep) {
+    for (int colour = 0; colour < 2; ++colour) {
+      halo.exchange(two);
+      hcart::for_each_coloured_cell("two", grid, owned, colour,
+                                    hcart::impl::StorePoint<double, GaussSeidelPoint>{
+                                        hcart::accessor(two), {hcart::accessor(two), f}});
+    }
+    halo.exchange(one);
+    hcart::for_each_red_black_interior("one", grid, owned, hcart::accessor(one),
+                                       GaussSeidelPoint{hcart::accessor(one), f});
+    halo.exchange(one);
+    hcart::for_each_red_black_shell("one", grid, owned, hcart::accessor(one),
+                                    GaussSeidelPoint{hcart::accessor(one), f});
+  }
+  hcart::fence("sweeps");
+  const auto a = hcart::host_copy(two);
+  const auto b = hcart::host_copy(one);
+  long differ = 0;
+  for (int i = owned.lo[0]; i < owned.hi[0]; ++i)
+    for (int j = owned.lo[1]; j < owned.hi[1]; ++j)
+      for (int k = owned.lo[2]; k < owned.hi[2]; ++k)
+        differ += std::memcmp(&a(i, j, k), &b(i, j, k), sizeof(double)) != 0;
+  EXPECT_EQ(differ, 0) << "cells whose one-pass value is not the two passes' bits";
+}
+
+namespace {
+
 struct ThreeNorms {
   ComponentField<double> f;
-  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k, hcart::ReductionArray<double, 3>& v) const {
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k,
+                                         hcart::ReductionArray<double, 3>& v) const {
     for (int c = 0; c < 3; ++c) {
       const double x = hcart::math::fabs(f(c, i, j, k));
       v[c] = x > v[c] ? x : v[c];
@@ -213,7 +297,8 @@ struct ThreeNorms {
 };
 struct ThreeSums {
   ComponentField<double> f;
-  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k, hcart::ReductionArray<double, 3>& v) const {
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k,
+                                         hcart::ReductionArray<double, 3>& v) const {
     for (int c = 0; c < 3; ++c)
       v[c] += f(c, i, j, k);
   }
@@ -282,7 +367,8 @@ TEST(ComponentFields, BoundariesAndTheFiniteCheck) {
     ADD_FAILURE() << "a NaN in component 1 went unnoticed";
   } catch (const hcart::Error& e) {
     EXPECT_TRUE(e.collective());
-    EXPECT_NE(std::string(e.what()).find("after step 3: field 'f' holds 1 values"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("after step 3: field 'f' holds 1 values"),
+              std::string::npos)
         << e.what();
   }
 }
