@@ -13,6 +13,7 @@
 //     one V-cycle's time per level (the coarse levels' share) and the halo and agglomeration
 //     bytes per machine level, with agglomeration (machine and stride) and without.
 //   hcart-mpiexec -n P build/bin/hcart-bench-multigrid --fmg [--size 128] [--repeats 7]
+//   hcart-mpiexec -n P build/bin/hcart-bench-multigrid --variable [--size 128] [--repeats 7]
 //     hcart::Multigrid on cell-centred levels, -Delta u = f with u = sin pi x sin pi y sin pi z
 //     on the unit cube (Dirichlet): full multigrid (one and two V-cycles a level) against
 //     V-cycles to 1e-10 of the first residual, from zero, in turn: time, unknowns per second
@@ -326,6 +327,89 @@ void compare_fmg(const hcart::Environment& env, long size, int repeats) {
   }
 }
 
+// --variable: -div(beta grad u) = 1 on the unit cube, Dirichlet, cell-centred, beta constant
+// (the options'), linear (1 to 4 across the cube) or a contrast of 10 or 100 across a sphere's
+// smooth edge; V-cycles to 1e-10 (at most 40), each from zero on a new solver, in turn.
+struct Beta {
+  int kind; // 1: linear, 2 and 3: a sphere of contrast 10 and 100
+  long long offset[3];
+  double h;
+  hcart::FieldAccessor<double> alpha, beta;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    const double x = (static_cast<double>(offset[0] + i) + 0.5) * h;
+    const double y = (static_cast<double>(offset[1] + j) + 0.5) * h;
+    const double z = (static_cast<double>(offset[2] + k) + 0.5) * h;
+    alpha(i, j, k) = 0;
+    if (kind == 1) {
+      beta(i, j, k) = 1 + x + y + z;
+    } else {
+      const double r =
+          hcart::math::sqrt((x - 0.5) * (x - 0.5) + (y - 0.5) * (y - 0.5) + (z - 0.5) * (z - 0.5));
+      const double contrast = kind == 2 ? 10 : 100;
+      beta(i, j, k) = 1 + (contrast - 1) / (1 + hcart::math::exp(-2 * (0.3 - r) / 0.05)); // tanh
+    }
+  }
+};
+struct One {
+  hcart::FieldAccessor<double> f;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const { f(i, j, k) = 1; }
+};
+
+void compare_variable(const hcart::Environment& env, long size, int repeats) {
+  hcart::HierarchyOptions h; // cell-centred, down to 2 cells
+  const hcart::Decomposition decomp(MPI_COMM_WORLD, hcart::nested_spec(cube(size), h));
+  const hcart::GridHierarchy levels(decomp, h);
+  const hcart::Grid& grid = levels.grid(0);
+  struct Way {
+    const char* name;
+    int kind; // 0: constant (the options)
+    std::vector<double> seconds;
+    long cycles = 0;
+    double reduction = 0; // the last residual over the first
+  };
+  std::vector<Way> ways = {{"beta = 1 (constant)", 0, {}},
+                           {"beta = 1 + x + y + z", 1, {}},
+                           {"beta 1 to 10 across a sphere", 2, {}},
+                           {"beta 1 to 100 across a sphere", 3, {}}};
+  const auto alpha = grid.make_field<double>("alpha");
+  const auto beta = grid.make_field<double>("beta");
+  for (int r = 0; r < repeats; ++r) {
+    for (Way& way : ways) {
+      hcart::Multigrid mg(levels);
+      hcart::for_each_cell("rhs", grid.owned_box(), One{hcart::accessor(mg.rhs())});
+      MPI_Barrier(MPI_COMM_WORLD);
+      const auto t0 = Clock::now();
+      if (way.kind != 0) {
+        hcart::for_each_cell(
+            "beta", grid.owned_box(),
+            Beta{way.kind,
+                 {grid.global_index(0, 0), grid.global_index(1, 0), grid.global_index(2, 0)},
+                 1.0 / static_cast<double>(size),
+                 hcart::accessor(alpha),
+                 hcart::accessor(beta)});
+        mg.set_coefficients(alpha, beta);
+      }
+      const hcart::MultigridResult result = mg.solve(1e-10, 40);
+      way.cycles = result.cycles;
+      way.reduction = result.residual / result.initial_residual;
+      double t = seconds_since(t0);
+      MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      way.seconds.push_back(t);
+    }
+  }
+  if (env.rank() == 0) {
+    std::printf("%d ranks, %ld^3 cells, %d levels, V(2,2) red-black to 1e-10, %d repeats in "
+                "turn (set_coefficients in the time):\n",
+                env.size(), size, levels.size(), repeats);
+    for (const Way& way : ways) {
+      const auto t = stats(way.seconds);
+      std::printf("  %-30s %3ld cycles (residual %.1e of the first)  min %7.3f s  median "
+                  "%7.3f s\n",
+                  way.name, way.cycles, way.reduction, t.min, t.median);
+    }
+  }
+}
+
 } // namespace
 
 int main(int argc, char* argv[]) {
@@ -341,7 +425,15 @@ int main(int argc, char* argv[]) {
     app.add_flag("--jacobi", jacobi, "time to solution against the Jacobi solver");
     app.add_flag("--levels", levels_mode, "a V-cycle per level, with and without agglomeration");
     app.add_flag("--fmg", fmg, "full multigrid against V-cycles to 1e-10 (cell-centred, 128^3)");
+    bool variable = false;
+    app.add_flag("--variable", variable,
+                 "variable coefficients against constant ones: V-cycles to 1e-10 (cell-centred, "
+                 "128^3)");
     if (!hcart::parse_command_line(app, argc, argv, MPI_COMM_WORLD)) return 0;
+    if (variable) {
+      compare_variable(env, size == 0 ? 128 : size, repeats);
+      return 0;
+    }
     if (fmg) {
       compare_fmg(env, size == 0 ? 128 : size, repeats);
       return 0;
@@ -432,7 +524,7 @@ int main(int argc, char* argv[]) {
           auto t0 = Clock::now();
           // A sweep as the solver runs it: on the host both colours in one pass.
           const hcart::FieldAccessor<double> a0 = hcart::accessor(u0);
-          const hcart::impl::MultigridPointValue point{a0, hcart::accessor(f0), st};
+          const hcart::impl::MultigridPointValue<Stencil> point{a0, hcart::accessor(f0), st};
           if constexpr (hcart::host_execution) {
             hcart::for_each_red_black_interior("gs", g0, g0.owned_box(), a0, point);
             hcart::for_each_red_black_shell("gs", g0, g0.owned_box(), a0, point);
@@ -440,7 +532,8 @@ int main(int argc, char* argv[]) {
             for (int colour = 0; colour < 2; ++colour)
               hcart::for_each_coloured_cell(
                   "gs", g0, g0.owned_box(), colour,
-                  hcart::impl::StorePoint<double, hcart::impl::MultigridPointValue>{a0, point});
+                  hcart::impl::StorePoint<double, hcart::impl::MultigridPointValue<Stencil>>{
+                      a0, point});
           }
           hcart::fence("gs");
           hs.push_back(seconds_since(t0));

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -67,6 +68,60 @@ struct FillRhs {
   }
 };
 
+// Variable coefficients: beta = b0 + sum_d (lin_d x_d + wave_d cos(2 pi x_d / L_d)), alpha =
+// a0 + a1 x; f = alpha u - div(beta grad u) from u's and beta's derivatives.
+struct Coefficients {
+  double b0 = 1.5, lin[3] = {0.5, 0.25, 0.75}, wave[3] = {0, 0, 0};
+  double a0 = 1.0, a1 = 2.0;
+  KOKKOS_INLINE_FUNCTION double beta(const double p[3], const double length[3]) const {
+    double b = b0;
+    for (int d = 0; d < 3; ++d)
+      b += lin[d] * p[d] + wave[d] * math::cos(2 * kPi * p[d] / length[d]);
+    return b;
+  }
+  KOKKOS_INLINE_FUNCTION double beta_derivative(int d, const double p[3],
+                                                const double length[3]) const {
+    return lin[d] - wave[d] * (2 * kPi / length[d]) * math::sin(2 * kPi * p[d] / length[d]);
+  }
+  KOKKOS_INLINE_FUNCTION double alpha(const double p[3]) const { return a0 + a1 * p[0]; }
+};
+
+struct FillCoefficients {
+  FieldAccessor<double> alpha, beta;
+  Coefficients k;
+  Exact exact; // its lengths
+  Coordinates c;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k_) const {
+    const double p[3] = {c.at(0, i), c.at(1, j), c.at(2, k_)};
+    alpha(i, j, k_) = k.alpha(p);
+    beta(i, j, k_) = k.beta(p, exact.length);
+  }
+};
+
+struct FillVariableRhs {
+  FieldAccessor<double> f;
+  Exact exact;
+  Coefficients k;
+  Coordinates c;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k_) const {
+    const double p[3] = {c.at(0, i), c.at(1, j), c.at(2, k_)};
+    double s[3], ds[3], laplacian = 0;
+    for (int d = 0; d < 3; ++d) {
+      const double w = kPi * exact.wave[d] / exact.length[d];
+      const double a = w * p[d];
+      s[d] = exact.kind[d] == 0 ? math::sin(a) : math::cos(a);
+      ds[d] = exact.kind[d] == 0 ? w * math::cos(a) : -w * math::sin(a);
+      laplacian -= w * w;
+    }
+    const double u = s[0] * s[1] * s[2];
+    const double grad[3] = {ds[0] * s[1] * s[2], s[0] * ds[1] * s[2], s[0] * s[1] * ds[2]};
+    double div = k.beta(p, exact.length) * laplacian * u;
+    for (int d = 0; d < 3; ++d)
+      div += k.beta_derivative(d, p, exact.length) * grad[d];
+    f(i, j, k_) = k.alpha(p) * u - div;
+  }
+};
+
 struct AddConstant {
   FieldAccessor<double> f;
   double c;
@@ -98,7 +153,9 @@ struct Problem {
   Exact exact;
   int levels = 0;
   std::int64_t agglomerate_below = 512;
-  double constant = 0; // added to f: a singular problem's solver takes it out
+  double constant = 0;   // added to f: a singular problem's solver takes it out
+  bool variable = false; // set_coefficients with `coefficients` (options' alpha, beta unused)
+  Coefficients coefficients;
 };
 
 struct Outcome {
@@ -136,9 +193,19 @@ Outcome run(MPI_Comm comm, const Problem& p, Method how = Method::Solve, int fmg
   Multigrid mg(levels, p.options);
   const Grid& grid = levels.grid(0);
   const Coordinates c = coordinates(grid, p);
-  for_each_cell(
-      "rhs", grid.owned_box(),
-      FillRhs{accessor(mg.rhs()), p.exact, c, p.exact.factor(p.options.alpha, p.options.beta)});
+  if (p.variable) {
+    const Field<double> alpha = grid.make_field<double>("alpha");
+    const Field<double> beta = grid.make_field<double>("beta");
+    for_each_cell("coefficients", grid.owned_box(),
+                  FillCoefficients{accessor(alpha), accessor(beta), p.coefficients, p.exact, c});
+    mg.set_coefficients(alpha, beta);
+    for_each_cell("rhs", grid.owned_box(),
+                  FillVariableRhs{accessor(mg.rhs()), p.exact, p.coefficients, c});
+  } else {
+    for_each_cell(
+        "rhs", grid.owned_box(),
+        FillRhs{accessor(mg.rhs()), p.exact, c, p.exact.factor(p.options.alpha, p.options.beta)});
+  }
   if (p.constant != 0)
     for_each_cell("constant", grid.owned_box(), AddConstant{accessor(mg.rhs()), p.constant});
   Outcome out;
@@ -243,6 +310,49 @@ TEST(MultigridSolver, SingularProblemsHaveMeanZeroAndAreSecondOrder) {
   }
 }
 
+// alpha(x) u - div(beta(x) grad u) = f: Dirichlet everywhere (beta and alpha linear), and
+// periodic x (beta with a cosine in x), Neumann y, Dirichlet z; second order, and within a
+// few cycles of the constant problem's count.
+TEST(MultigridSolver, VariableCoefficientsAreSecondOrder) {
+  Problem p;
+  p.variable = true;
+  expect_second_order(p);
+  Problem mixed;
+  mixed.variable = true;
+  mixed.periodic[0] = true;
+  mixed.options.boundary[2] = mixed.options.boundary[3] = MultigridBoundary::Neumann;
+  mixed.exact.wave[0] = 2;
+  mixed.exact.kind[1] = 1;
+  mixed.coefficients.lin[0] = 0; // periodic in x: no linear part there
+  mixed.coefficients.wave[0] = 0.5;
+  expect_second_order(mixed);
+}
+
+// Constant fields give the constant solver's solution (not its bits: a face's harmonic mean of
+// two equal betas may differ from beta in the last place).
+TEST(MultigridSolver, ConstantCoefficientFieldsAreTheConstantProblem) {
+  Problem constant;
+  constant.options.alpha = 2.0;
+  constant.options.beta = 1.5;
+  Problem fields = constant;
+  fields.variable = true;
+  fields.coefficients.b0 = 1.5;
+  fields.coefficients.a0 = 2.0;
+  fields.coefficients.a1 = 0;
+  for (double& l : fields.coefficients.lin)
+    l = 0;
+  const Outcome a = run(MPI_COMM_WORLD, constant);
+  const Outcome b = run(MPI_COMM_WORLD, fields);
+  ASSERT_EQ(a.field.size(), b.field.size());
+  double worst = 0, largest = 0;
+  for (std::size_t i = 0; i < a.field.size(); ++i) {
+    worst = std::max(worst, std::fabs(a.field[i] - b.field[i]));
+    largest = std::max(largest, std::fabs(a.field[i]));
+  }
+  if (world_rank() == 0) EXPECT_LT(worst, 1e-12 * largest); // the fields are rank 0's
+  EXPECT_EQ(a.result.cycles, b.result.cycles);
+}
+
 // V(2,2) red-black: 1e-10 within 12 cycles (Jacobi3D's count); weighted Jacobi converges too.
 TEST(MultigridSolver, CyclesConvergeAtTheirRates) {
   Problem p;
@@ -315,6 +425,11 @@ TEST(MultigridSolver, SameBitsOnEveryRankCount) {
   problems.back().options.full_multigrid_start = 2;
   problems.push_back(problems[3]);
   problems.back().options.full_multigrid_start = 1;
+  // Variable coefficients on the first problem's layout, agglomerated levels included.
+  problems.push_back(problems[0]);
+  problems.back().variable = true;
+  problems.back().coefficients.lin[0] = 0;
+  problems.back().coefficients.wave[0] = 0.5;
   for (std::size_t i = 0; i < problems.size(); ++i) {
     for (const Method how : {Method::Solve, Method::FullMultigrid}) {
       Outcome one;
@@ -330,6 +445,73 @@ TEST(MultigridSolver, SameBitsOnEveryRankCount) {
             << "problem " << i;
       }
     }
+  }
+}
+
+struct SetAt {
+  FieldAccessor<double> field;
+  int i, j, k;
+  double value;
+  KOKKOS_INLINE_FUNCTION void operator()(int, int, int) const { field(i, j, k) = value; }
+};
+
+// Coefficients that cannot be: a bad value in one cell of the last rank only is an InputError
+// on every rank naming it; so are vertex-centred levels and a field of another grid.
+TEST(MultigridSolver, BadCoefficientsAreAnErrorOnEveryRank) {
+  GridSpec spec;
+  spec.global_size = {16, 16, 16};
+  const HierarchyOptions h;
+  const GridHierarchy levels(MPI_COMM_WORLD, spec, h);
+  const Grid& grid = levels.grid(0);
+  Multigrid mg(levels);
+  const auto expect_error = [&](double alpha, double beta, const char* words) {
+    const Field<double> a = grid.make_field<double>("alpha");
+    const Field<double> b = grid.make_field<double>("beta");
+    Kokkos::deep_copy(a, 1.0);
+    Kokkos::deep_copy(b, 1.0);
+    if (world_rank() == test::world_size() - 1) {
+      const Box one = make_box({1, 1, 1}, {2, 2, 2});
+      for_each_cell("bad alpha", one, SetAt{accessor(a), 2, 2, 2, alpha});
+      for_each_cell("bad beta", one, SetAt{accessor(b), 3, 2, 2, beta});
+      fence("bad");
+    }
+    try {
+      mg.set_coefficients(a, b);
+      ADD_FAILURE() << "no error for " << words;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+      EXPECT_TRUE(e.collective());
+    }
+  };
+  expect_error(1.0, 0.0, "beta = 0 in some cell, expected beta > 0 in every cell");
+  expect_error(-0.5, 1.0, "alpha = -0.5 in some cell, expected alpha >= 0 in every cell");
+  expect_error(1.0, std::nan(""), "alpha or beta is not finite");
+  expect_error(INFINITY, 1.0, "alpha or beta is not finite");
+  EXPECT_FALSE(mg.has_variable_coefficients());
+  // A field of another grid (level 0's cells with a deeper halo).
+  const Grid deep(levels.decomposition(0), {2, 2, 2});
+  const Field<double> small = deep.make_field<double>("deep");
+  const Field<double> good = grid.make_field<double>("good");
+  try {
+    mg.set_coefficients(small, good);
+    ADD_FAILURE() << "no error for a field of another grid";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("alpha's extent"), std::string::npos) << e.what();
+  }
+  HierarchyOptions v;
+  v.centering = LevelCentering::Vertex;
+  v.min_size = 1;
+  GridSpec box;
+  box.global_size = {15, 15, 15};
+  const GridHierarchy vertex(MPI_COMM_WORLD, box, v);
+  Multigrid mv(vertex);
+  const Field<double> va = vertex.grid(0).make_field<double>("alpha");
+  try {
+    mv.set_coefficients(va, va);
+    ADD_FAILURE() << "no error for vertex-centred levels";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("expected cell-centred levels"), std::string::npos)
+        << e.what();
   }
 }
 

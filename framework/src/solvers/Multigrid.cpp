@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace hcart {
@@ -53,9 +54,24 @@ namespace impl {
 struct MultigridLevel {
   Field<double> u, f, r, v;
   MultigridStencil stencil;
+  // Variable coefficients (Multigrid::set_coefficients): alpha and beta per cell, beta's face
+  // means over h^2 and 1 / the diagonal, and the operator over them.
+  Field<double> alpha, beta, bx, by, bz, inv_diag;
+  MultigridCoefficients coefficients;
   SideConditions conditions; // cell-centred: the ghosts at the physical sides
   HaloBinding u_faces, u_full, r_full;
 };
+
+// body(op) with the level's operator: its variable coefficients where they are set, else its
+// constant stencil.
+template <class Body>
+void with_operator(const MultigridLevel& level, bool variable, Body&& body) {
+  if (variable) {
+    body(level.coefficients);
+  } else {
+    body(level.stencil);
+  }
+}
 
 } // namespace impl
 
@@ -173,6 +189,98 @@ void Multigrid::set_up() {
   fence("mg_setup");
 }
 
+void Multigrid::set_coefficients(const Field<double>& alpha, const Field<double>& beta) {
+  auto& top = (*m_levels)[0];
+  const MPI_Comm comm = top.grid.decomposition().comm();
+  agree_on_errors(comm, [&] {
+    HCART_REQUIRE(m_hierarchy.options().centering == LevelCentering::Cell,
+                  "hcart::Multigrid::set_coefficients: the hierarchy's levels are vertex-centred, "
+                  "expected cell-centred levels (variable coefficients are cell-centred)");
+    for (const auto& [name, field] : {std::pair{"alpha", &alpha}, std::pair{"beta", &beta}}) {
+      for (int d = 0; d < 3; ++d) {
+        HCART_REQUIRE(static_cast<int>(field->extent(d)) == static_cast<int>(top.u.extent(d)),
+                      "hcart::Multigrid::set_coefficients: "
+                          << name << "'s extent " << field->extent(d) << " in direction " << d
+                          << ", expected " << top.u.extent(d)
+                          << " (a field of the hierarchy's level 0 grid)");
+      }
+    }
+  });
+  ReductionArray<double, 4> check{};
+  reduce_cells("mg_coefficient_check", top.grid.owned_box(),
+               impl::MultigridCoefficientCheck{accessor(alpha), accessor(beta)},
+               Maxima<double, 4>(check));
+  max_over_ranks(comm, check);
+  agree_on_errors(comm, [&] {
+    HCART_REQUIRE(!(check[2] > 0), "hcart::Multigrid::set_coefficients: alpha or beta is not "
+                                   "finite (NaN or infinity) in some cell, expected finite values");
+    HCART_REQUIRE(check[0] < 0, "hcart::Multigrid::set_coefficients: beta = "
+                                    << -check[0]
+                                    << " in some cell, expected beta > 0 in every cell");
+    HCART_REQUIRE(check[1] <= 0, "hcart::Multigrid::set_coefficients: alpha = "
+                                     << -check[1]
+                                     << " in some cell, expected alpha >= 0 in every cell");
+  });
+  // Every held level's fields; level 0's from the caller's, the coarser ones their means.
+  for (int l = 0; l < m_levels->size(); ++l) {
+    if (!m_levels->holds(l)) continue;
+    auto& level = (*m_levels)[l];
+    if (level.alpha.size() == 0) {
+      for (Field<double>* f :
+           {&level.alpha, &level.beta, &level.bx, &level.by, &level.bz, &level.inv_diag})
+        *f = level.grid.make_field<double>("mg coefficient");
+    }
+  }
+  Kokkos::deep_copy(top.alpha, alpha);
+  Kokkos::deep_copy(top.beta, beta);
+  for (int l = 0; l + 1 < m_levels->size() && m_levels->holds(l); ++l) {
+    auto& level = (*m_levels)[l];
+    const bool below = m_levels->holds(l + 1);
+    restrict_cells(m_hierarchy, l + 1, level.alpha,
+                   below ? (*m_levels)[l + 1].alpha : m_levels->none);
+    restrict_cells(m_hierarchy, l + 1, level.beta,
+                   below ? (*m_levels)[l + 1].beta : m_levels->none);
+  }
+  for (int l = 0; l < m_levels->size(); ++l) {
+    if (!m_levels->holds(l)) continue;
+    auto& level = (*m_levels)[l];
+    // beta across the faces: the neighbours' by the exchange, the inside cell's at a
+    // physical side (its mirror image).
+    level.halo.exchange(level.beta);
+    SideConditions mirror;
+    for (int side = 0; side < 6; ++side) {
+      if (level.boundaries.applicable(static_cast<Side>(side)))
+        mirror[static_cast<std::size_t>(side)] = BoundaryCondition::reflecting();
+    }
+    level.boundaries.apply(level.beta, mirror);
+    const auto n = level.grid.global_size();
+    const Box owned = level.grid.owned_box();
+    const Field<double>* faces[3] = {&level.bx, &level.by, &level.bz};
+    for (int d = 0; d < 3; ++d) {
+      const double per_length = static_cast<double>(n[d]) / m_options.length[d];
+      Box box = owned; // the owned cells' low faces and the last one's high face
+      box.hi[d] += 1;
+      for_each_cell("mg_face_coefficients", box,
+                    impl::MultigridFaceCoefficient{accessor(level.beta), accessor(*faces[d]), d,
+                                                   per_length * per_length});
+    }
+    for_each_cell("mg_diagonal", owned,
+                  impl::MultigridDiagonal{accessor(level.alpha), accessor(level.bx),
+                                          accessor(level.by), accessor(level.bz),
+                                          accessor(level.inv_diag)});
+    level.coefficients = {accessor(level.alpha), accessor(level.bx), accessor(level.by),
+                          accessor(level.bz), accessor(level.inv_diag)};
+  }
+  fence("mg_coefficients");
+  m_variable = true;
+  bool dirichlet = false;
+  const GridSpec& spec = m_hierarchy.decomposition(0).spec();
+  for (int side = 0; side < 6; ++side)
+    dirichlet = dirichlet || (!spec.periodic[side / 2] &&
+                              m_options.boundary[side] == MultigridBoundary::Dirichlet);
+  m_singular = !dirichlet && check[3] == 0;
+}
+
 const Field<double>& Multigrid::solution() const {
   return (*m_levels)[0].u;
 }
@@ -197,6 +305,12 @@ long Multigrid::coarse_sweeps() const {
 
 void Multigrid::smooth(int l, long sweeps) {
   auto& level = (*m_levels)[l];
+  impl::with_operator(level, m_variable, [&](const auto& op) { smooth_with(l, sweeps, op); });
+}
+
+template <class Operator>
+void Multigrid::smooth_with(int l, long sweeps, const Operator& op) {
+  auto& level = (*m_levels)[l];
   const Grid& grid = level.grid;
   const Box owned = grid.owned_box();
   const auto exchange = [&] {
@@ -205,14 +319,14 @@ void Multigrid::smooth(int l, long sweeps) {
     boundaries(l, level.u);
   };
   const FieldAccessor<double> u = accessor(level.u);
-  const impl::MultigridPointValue point{u, accessor(level.f), level.stencil};
+  const impl::MultigridPointValue<Operator> point{u, accessor(level.f), op};
   for (long s = 0; s < sweeps; ++s) {
     if (m_options.smoother == MultigridSmoother::Jacobi) {
       exchange();
       Scope scope(m_timers, region(l, "smooth"));
       for_each_cell("mg_jacobi", owned,
-                    impl::MultigridJacobi{accessor(level.u), accessor(level.v), accessor(level.f),
-                                          level.stencil, kJacobiOmega});
+                    impl::MultigridJacobi<Operator>{u, accessor(level.v), accessor(level.f), op,
+                                                    kJacobiOmega});
       // Back into u (its bindings and the transfers keep one allocation).
       for_each_cell("mg_copy", owned, impl::MultigridCopy{accessor(level.v), u});
     } else if constexpr (host_execution) {
@@ -231,8 +345,9 @@ void Multigrid::smooth(int l, long sweeps) {
       for (int colour = 0; colour < 2; ++colour) {
         exchange();
         Scope scope(m_timers, region(l, "smooth"));
-        for_each_coloured_cell("mg_gauss_seidel", grid, owned, colour,
-                               impl::StorePoint<double, impl::MultigridPointValue>{u, point});
+        for_each_coloured_cell(
+            "mg_gauss_seidel", grid, owned, colour,
+            impl::StorePoint<double, impl::MultigridPointValue<Operator>>{u, point});
       }
     }
   }
@@ -246,9 +361,12 @@ void Multigrid::residual(int l) {
     boundaries(l, level.u);
   }
   Scope scope(m_timers, region(l, "residual"));
-  for_each_cell("mg_residual", level.grid.owned_box(),
-                impl::MultigridResidual{accessor(level.u), accessor(level.f), accessor(level.r),
-                                        level.stencil});
+  impl::with_operator(level, m_variable, [&](const auto& op) {
+    using Operator = std::decay_t<decltype(op)>;
+    for_each_cell("mg_residual", level.grid.owned_box(),
+                  impl::MultigridResidual<Operator>{accessor(level.u), accessor(level.f),
+                                                    accessor(level.r), op});
+  });
 }
 
 // Level l's r restricted into level l + 1's f, whose u starts at zero (ranks of level l).
@@ -344,9 +462,12 @@ double Multigrid::residual_norm() {
   }
   Scope scope(m_timers, "residual");
   ReductionArray<long long, 1> bits{};
-  reduce_cells("mg_norm", top.grid.owned_box(),
-               impl::MultigridResidualNorm{accessor(top.u), accessor(top.f), top.stencil},
-               Maxima<long long, 1>(bits));
+  impl::with_operator(top, m_variable, [&](const auto& op) {
+    using Operator = std::decay_t<decltype(op)>;
+    reduce_cells("mg_norm", top.grid.owned_box(),
+                 impl::MultigridResidualNorm<Operator>{accessor(top.u), accessor(top.f), op},
+                 Maxima<long long, 1>(bits));
+  });
   max_over_ranks(top.grid.decomposition().comm(), bits);
   // The largest |f - A u| from its bits (none below zero: an empty box's identity).
   double norm = 0;

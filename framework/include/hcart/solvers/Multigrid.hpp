@@ -1,5 +1,5 @@
 // hcart::Multigrid: a geometric multigrid solver on a grid hierarchy
-// (hcart/grid/GridHierarchy.hpp) for the constant-coefficient Helmholtz problem
+// (hcart/grid/GridHierarchy.hpp) for the Helmholtz problem
 //
 //   alpha u - beta Delta u = f      on a box of lengths L_d, 7-point stencil,
 //
@@ -21,6 +21,8 @@
 //   - vertex-centred: Dirichlet; the values are level 0's halo of solution(), which the
 //     caller fills once (zero by default) and the solver never writes; coarse levels carry
 //     the corrections, zero on the boundary.
+// Variable coefficients, alpha(x) u - div(beta(x) grad u) = f on cell-centred levels, replace
+// the constants after set_coefficients(alpha, beta) (fields of level 0's grid).
 // A problem without a Dirichlet side and alpha = 0 (periodic and Neumann sides only) is
 // singular: A u = f has a solution only when f sums to zero over the cells, and then any
 // constant may be added to it. solve() and full_multigrid() take f's mean out of rhs() first
@@ -138,7 +140,20 @@ public:
   /// for one (its cycles on level 0 counted among them). A singular problem's f and u have
   /// their means taken out (above).
   MultigridResult solve(double tolerance, long max_cycles);
-  /// \brief True for alpha = 0 without a Dirichlet side (the null space: the constants).
+  /// \brief Variable coefficients: alpha(x) u - div(beta(x) grad u) = f from here on, with
+  /// alpha and beta per cell of level 0 (fields of levels.grid(0), owned cells read; copied,
+  /// so they may go) in place of the options' constants (collective; cell-centred levels).
+  /// A face couples its two cells by the harmonic mean of their betas; a coarse level's
+  /// alpha and beta are the means of its cells' children (restrict_cells) and its operator
+  /// is discretised on them, as on level 0. At a physical side the face takes the inside
+  /// cell's beta. Call it again after changing the fields.
+  /// \throws hcart::InputError (on every rank) for vertex-centred levels, fields of another
+  /// grid's extents, beta <= 0, alpha < 0 or a value that is not finite, naming it.
+  void set_coefficients(const Field<double>& alpha, const Field<double>& beta);
+  /// \brief True once set_coefficients was called.
+  bool has_variable_coefficients() const noexcept { return m_variable; }
+  /// \brief True for alpha = 0 (everywhere) without a Dirichlet side (the null space: the
+  /// constants).
   bool is_singular() const noexcept { return m_singular; }
 
   const GridHierarchy& hierarchy() const noexcept { return m_hierarchy; }
@@ -154,6 +169,8 @@ private:
   void set_up();
   void boundaries(int l, const Field<double>& field) const;
   void smooth(int l, long sweeps);
+  template <class Operator>
+  void smooth_with(int l, long sweeps, const Operator& op);
   void residual(int l);
   void restrict_residual(int l);
   void add_correction(int l);
@@ -166,6 +183,7 @@ private:
   Timers* m_timers;
   std::unique_ptr<Levels> m_levels;
   bool m_singular = false;
+  bool m_variable = false;
 };
 
 } // namespace hcart

@@ -1,7 +1,9 @@
 // The point updates of hcart::Multigrid (hcart/solvers/Multigrid.hpp) on one level: the
-// 7-point operator A u = alpha u - beta Delta_h u, a red-black Gauss-Seidel update, a weighted
-// Jacobi sweep, the residual and its norm, each value from its operands in a fixed order so
-// that the cycles are bitwise the same on every decomposition and backend. Internal.
+// 7-point operator A u = alpha u - beta Delta_h u (MultigridStencil) or, with variable
+// coefficients, alpha(x) u - div(beta(x) grad u) (MultigridCoefficients), a red-black
+// Gauss-Seidel update, a weighted Jacobi sweep, the residual and its norm, each value from its
+// operands in a fixed order so that the cycles are bitwise the same on every decomposition and
+// backend. Internal.
 #pragma once
 
 #include <hcart/core/ExecutionModel.hpp>
@@ -12,12 +14,55 @@
 
 namespace hcart::impl {
 
-/// \brief One level's operator: c_d = beta / h_d^2, inv_diag = 1 / (alpha + 2 (cx + cy + cz)).
+using ConstField = FieldAccessor<const double>;
+
+/// \brief The value of u at a point that solves its row of A u = f from its neighbours.
+KOKKOS_INLINE_FUNCTION double multigrid_point(double west, double east, double south, double north,
+                                              double down, double up, double f, double cx,
+                                              double cy, double cz, double inv_diag) {
+  return ((west + east) * cx + (south + north) * cy + (down + up) * cz + f) * inv_diag;
+}
+
+/// \brief One level's constant operator: c_d = beta / h_d^2, inv_diag = 1 / (alpha + 2 (cx +
+/// cy + cz)).
 struct MultigridStencil {
   double cx = 1, cy = 1, cz = 1;
   double alpha = 0;
   double inv_diag = 1.0 / 6.0;
+  /// \brief The point's solution from its neighbours.
+  KOKKOS_INLINE_FUNCTION double point(const ConstField& u, const ConstField& f, int i, int j,
+                                      int k) const {
+    return multigrid_point(u(i - 1, j, k), u(i + 1, j, k), u(i, j - 1, k), u(i, j + 1, k),
+                           u(i, j, k - 1), u(i, j, k + 1), f(i, j, k), cx, cy, cz, inv_diag);
+  }
+  /// \brief f - A u at the point.
+  KOKKOS_INLINE_FUNCTION double residual(const ConstField& u, const ConstField& f, int i, int j,
+                                         int k) const;
 };
+
+/// \brief The point's solution from its neighbours' values (as MultigridStencil::point).
+KOKKOS_INLINE_FUNCTION double multigrid_point(double west, double east, double south, double north,
+                                              double down, double up, double f,
+                                              const MultigridStencil& s) {
+  return multigrid_point(west, east, south, north, down, up, f, s.cx, s.cy, s.cz, s.inv_diag);
+}
+
+/// \brief f - A u at one point from its values (as MultigridStencil::residual).
+KOKKOS_INLINE_FUNCTION double multigrid_residual(double west, double east, double south,
+                                                 double north, double down, double up,
+                                                 double centre, double f,
+                                                 const MultigridStencil& s) {
+  const double laplacian = (west + east - 2.0 * centre) * s.cx +
+                           (south + north - 2.0 * centre) * s.cy +
+                           (down + up - 2.0 * centre) * s.cz;
+  return (f + laplacian) - s.alpha * centre;
+}
+
+KOKKOS_INLINE_FUNCTION double MultigridStencil::residual(const ConstField& u, const ConstField& f,
+                                                         int i, int j, int k) const {
+  return multigrid_residual(u(i - 1, j, k), u(i + 1, j, k), u(i, j - 1, k), u(i, j + 1, k),
+                            u(i, j, k - 1), u(i, j, k + 1), u(i, j, k), f(i, j, k), *this);
+}
 
 /// \brief c_d = beta (m_d / L_d)^2 for m_d intervals of the length L_d per direction.
 inline MultigridStencil multigrid_stencil(double alpha, double beta, double mx, double my,
@@ -31,47 +76,90 @@ inline MultigridStencil multigrid_stencil(double alpha, double beta, double mx, 
   return s;
 }
 
-/// \brief The value of u at a point that solves its row of A u = f from its neighbours.
-KOKKOS_INLINE_FUNCTION double multigrid_point(double west, double east, double south, double north,
-                                              double down, double up, double f,
-                                              const MultigridStencil& s) {
-  return ((west + east) * s.cx + (south + north) * s.cy + (down + up) * s.cz + f) * s.inv_diag;
-}
+/// \brief One level's variable operator, A u = alpha(x) u - div(beta(x) grad u) (cell-centred):
+/// per cell alpha, the coefficients of its low faces b_d (b_x(i, j, k) couples (i - 1, j, k)
+/// and (i, j, k): the harmonic mean of their betas over h_x^2) and 1 / the diagonal.
+struct MultigridCoefficients {
+  ConstField a, bx, by, bz, inv_diag;
+  KOKKOS_INLINE_FUNCTION double point(const ConstField& u, const ConstField& f, int i, int j,
+                                      int k) const {
+    return (bx(i, j, k) * u(i - 1, j, k) + bx(i + 1, j, k) * u(i + 1, j, k) +
+            by(i, j, k) * u(i, j - 1, k) + by(i, j + 1, k) * u(i, j + 1, k) +
+            bz(i, j, k) * u(i, j, k - 1) + bz(i, j, k + 1) * u(i, j, k + 1) + f(i, j, k)) *
+           inv_diag(i, j, k);
+  }
+  KOKKOS_INLINE_FUNCTION double residual(const ConstField& u, const ConstField& f, int i, int j,
+                                         int k) const {
+    const double centre = u(i, j, k);
+    const double flux =
+        bx(i, j, k) * (u(i - 1, j, k) - centre) + bx(i + 1, j, k) * (u(i + 1, j, k) - centre) +
+        by(i, j, k) * (u(i, j - 1, k) - centre) + by(i, j + 1, k) * (u(i, j + 1, k) - centre) +
+        bz(i, j, k) * (u(i, j, k - 1) - centre) + bz(i, j, k + 1) * (u(i, j, k + 1) - centre);
+    return (f(i, j, k) + flux) - a(i, j, k) * centre;
+  }
+};
 
-/// \brief f - A u at one point.
-KOKKOS_INLINE_FUNCTION double multigrid_residual(double west, double east, double south,
-                                                 double north, double down, double up,
-                                                 double centre, double f,
-                                                 const MultigridStencil& s) {
-  const double laplacian = (west + east - 2.0 * centre) * s.cx +
-                           (south + north - 2.0 * centre) * s.cy +
-                           (down + up - 2.0 * centre) * s.cz;
-  return (f + laplacian) - s.alpha * centre;
-}
+/// \brief b(i, j, k) = the harmonic mean of beta at the cell and at the one below it along
+/// `dir`, times inv_h2 (the same bits from either side: the mean is symmetric).
+struct MultigridFaceCoefficient {
+  ConstField beta;
+  FieldAccessor<double> b;
+  int dir;
+  double inv_h2;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    const double p = beta(i, j, k);
+    const double q = beta(i - (dir == 0 ? 1 : 0), j - (dir == 1 ? 1 : 0), k - (dir == 2 ? 1 : 0));
+    b(i, j, k) = ((2.0 * p * q) / (p + q)) * inv_h2;
+  }
+};
+
+/// \brief inv_diag = 1 / (alpha + the six face coefficients).
+struct MultigridDiagonal {
+  ConstField a, bx, by, bz;
+  FieldAccessor<double> inv_diag;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    inv_diag(i, j, k) =
+        1.0 / (a(i, j, k) + ((bx(i, j, k) + bx(i + 1, j, k)) + (by(i, j, k) + by(i, j + 1, k)) +
+                             (bz(i, j, k) + bz(i, j, k + 1))));
+  }
+};
+
+/// \brief The largest of -beta, -alpha and alpha, and whether a value is not finite (the
+/// coefficients' check: beta > 0, alpha >= 0, both finite; alpha = 0 everywhere is singular
+/// without a Dirichlet side).
+struct MultigridCoefficientCheck {
+  ConstField alpha, beta;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k, ReductionArray<double, 4>& v) const {
+    const double a = alpha(i, j, k), b = beta(i, j, k);
+    v[0] = -b > v[0] ? -b : v[0];
+    v[1] = -a > v[1] ? -a : v[1];
+    const bool finite = a - a == 0.0 && b - b == 0.0; // false for NaN and infinity
+    v[2] = finite ? v[2] : 1.0;
+    v[3] = a > v[3] ? a : v[3];
+  }
+};
 
 /// \brief The point's solution from its neighbours (a red-black sweep's update, which the
-/// loops of hcart/grid/ColouredLoops.hpp store).
+/// loops of hcart/grid/ColouredLoops.hpp store), for either operator.
+template <class Operator>
 struct MultigridPointValue {
-  FieldAccessor<const double> u;
-  FieldAccessor<const double> f;
-  MultigridStencil s;
+  ConstField u, f;
+  Operator op;
   KOKKOS_INLINE_FUNCTION double operator()(int i, int j, int k) const {
-    return multigrid_point(u(i - 1, j, k), u(i + 1, j, k), u(i, j - 1, k), u(i, j + 1, k),
-                           u(i, j, k - 1), u(i, j, k + 1), f(i, j, k), s);
+    return op.point(u, f, i, j, k);
   }
 };
 
 /// \brief v = u + omega (point solution - u): one weighted Jacobi sweep into v.
+template <class Operator>
 struct MultigridJacobi {
-  FieldAccessor<const double> u;
+  ConstField u;
   FieldAccessor<double> v;
-  FieldAccessor<const double> f;
-  MultigridStencil s;
+  ConstField f;
+  Operator op;
   double omega;
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
-    const double point =
-        multigrid_point(u(i - 1, j, k), u(i + 1, j, k), u(i, j - 1, k), u(i, j + 1, k),
-                        u(i, j, k - 1), u(i, j, k + 1), f(i, j, k), s);
+    const double point = op.point(u, f, i, j, k);
     v(i, j, k) = u(i, j, k) + omega * (point - u(i, j, k));
   }
 };
@@ -99,13 +187,13 @@ struct MultigridValue {
 };
 
 /// \brief r = f - A u.
+template <class Operator>
 struct MultigridResidual {
-  FieldAccessor<const double> u, f;
+  ConstField u, f;
   FieldAccessor<double> r;
-  MultigridStencil s;
+  Operator op;
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
-    r(i, j, k) = multigrid_residual(u(i - 1, j, k), u(i + 1, j, k), u(i, j - 1, k), u(i, j + 1, k),
-                                    u(i, j, k - 1), u(i, j, k + 1), u(i, j, k), f(i, j, k), s);
+    r(i, j, k) = op.residual(u, f, i, j, k);
   }
 };
 
@@ -120,14 +208,13 @@ KOKKOS_INLINE_FUNCTION long long magnitude_bits(double x) {
 /// \brief max |f - A u| as magnitude_bits: an integer maximum, which the host rows vectorise
 /// (a floating-point one stays scalar without -ffinite-math-only: 2.6 times the residual
 /// kernel's time where this is about as fast; docs/benchmarks.md, "Multigrid").
+template <class Operator>
 struct MultigridResidualNorm {
-  FieldAccessor<const double> u, f;
-  MultigridStencil s;
+  ConstField u, f;
+  Operator op;
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k,
                                          ReductionArray<long long, 1>& v) const {
-    const long long r = magnitude_bits(
-        multigrid_residual(u(i - 1, j, k), u(i + 1, j, k), u(i, j - 1, k), u(i, j + 1, k),
-                           u(i, j, k - 1), u(i, j, k + 1), u(i, j, k), f(i, j, k), s));
+    const long long r = magnitude_bits(op.residual(u, f, i, j, k));
     v[0] = r > v[0] ? r : v[0];
   }
 };
