@@ -349,7 +349,9 @@ TEST(MultigridSolver, ConstantCoefficientFieldsAreTheConstantProblem) {
     worst = std::max(worst, std::fabs(a.field[i] - b.field[i]));
     largest = std::max(largest, std::fabs(a.field[i]));
   }
-  if (world_rank() == 0) EXPECT_LT(worst, 1e-12 * largest); // the fields are rank 0's
+  if (world_rank() == 0) { // the fields are rank 0's
+    EXPECT_LT(worst, 1e-12 * largest);
+  }
   EXPECT_EQ(a.result.cycles, b.result.cycles);
 }
 

@@ -83,7 +83,7 @@ struct Multigrid::Levels : HierarchyLevels<impl::MultigridLevel> {
 Multigrid::Multigrid(const GridHierarchy& levels, const MultigridOptions& options, Timers* timers)
     : m_hierarchy(levels), m_options(options), m_timers(timers) {
   agree_on_errors(levels.decomposition(0).comm(), [&] { check_options(); });
-  m_singular = singular();
+  m_singular = singular(m_options.alpha);
   set_up();
 }
 
@@ -127,9 +127,9 @@ void Multigrid::check_options() const {
   }
 }
 
-bool Multigrid::singular() const {
+bool Multigrid::singular(double largest_alpha) const {
   const GridSpec& spec = m_hierarchy.decomposition(0).spec();
-  if (m_options.alpha > 0) return false;
+  if (largest_alpha > 0) return false;
   for (int side = 0; side < 6; ++side) {
     if (!spec.periodic[side / 2] && m_options.boundary[side] == MultigridBoundary::Dirichlet)
       return false;
@@ -273,12 +273,7 @@ void Multigrid::set_coefficients(const Field<double>& alpha, const Field<double>
   }
   fence("mg_coefficients");
   m_variable = true;
-  bool dirichlet = false;
-  const GridSpec& spec = m_hierarchy.decomposition(0).spec();
-  for (int side = 0; side < 6; ++side)
-    dirichlet = dirichlet || (!spec.periodic[side / 2] &&
-                              m_options.boundary[side] == MultigridBoundary::Dirichlet);
-  m_singular = !dirichlet && check[3] == 0;
+  m_singular = singular(check[3]);
 }
 
 const Field<double>& Multigrid::solution() const {

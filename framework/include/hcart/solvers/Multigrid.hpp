@@ -164,7 +164,7 @@ public:
 private:
   struct Levels; // every level's fields beside its grid, exchanger and boundaries
   void check_options() const;
-  bool singular() const;
+  bool singular(double largest_alpha) const; // alpha 0 everywhere and no Dirichlet side
   void remove_mean(const Field<double>& field);
   void set_up();
   void boundaries(int l, const Field<double>& field) const;
