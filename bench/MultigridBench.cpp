@@ -270,10 +270,8 @@ struct SineError {
 
 // Full multigrid against V-cycles to 1e-10, each from zero on a new solver, in turn.
 void compare_fmg(const hcart::Environment& env, long size, int repeats) {
-  hcart::HierarchyOptions h; // cell-centred, down to 2 cells
-  const hcart::Decomposition decomp(MPI_COMM_WORLD, hcart::nested_spec(cube(size), h));
-  const hcart::GridHierarchy levels(decomp, h);
-  const hcart::Grid& grid = levels.grid(0);
+  const hcart::GridHierarchy levels(MPI_COMM_WORLD, cube(size), hcart::HierarchyOptions{});
+  const hcart::Grid& grid = levels.grid(0); // cell-centred, down to 2 cells
   struct Way {
     const char* name;
     int fmg_cycles; // 0: V-cycles to 1e-10
@@ -356,10 +354,8 @@ struct One {
 };
 
 void compare_variable(const hcart::Environment& env, long size, int repeats) {
-  hcart::HierarchyOptions h; // cell-centred, down to 2 cells
-  const hcart::Decomposition decomp(MPI_COMM_WORLD, hcart::nested_spec(cube(size), h));
-  const hcart::GridHierarchy levels(decomp, h);
-  const hcart::Grid& grid = levels.grid(0);
+  const hcart::GridHierarchy levels(MPI_COMM_WORLD, cube(size), hcart::HierarchyOptions{});
+  const hcart::Grid& grid = levels.grid(0); // cell-centred, down to 2 cells
   struct Way {
     const char* name;
     int kind; // 0: constant (the options)
