@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <string>
 
 namespace hcart::zeus {
 
@@ -22,6 +23,11 @@ void read_gravity(const Deck& deck, Config& c) {
                                                                 : GravityBoundary::Isolated;
   g.tolerance = deck.real("gravity", "tolerance");
   g.max_cycles = static_cast<long>(deck.integer("gravity", "max_cycles"));
+  g.full_multigrid = static_cast<long>(deck.integer("gravity", "full_multigrid"));
+  const std::string agglomeration = deck.string("gravity", "agglomeration");
+  g.agglomeration = agglomeration == "stride" ? GravitySettings::Agglomeration::Stride
+                    : agglomeration == "none" ? GravitySettings::Agglomeration::None
+                                              : GravitySettings::Agglomeration::Machine;
   if (!g.enabled) return;
   const bool periodic = g.boundary == GravityBoundary::Periodic;
   for (int f = 0; f < 6; ++f) {
@@ -35,7 +41,7 @@ void read_gravity(const Deck& deck, Config& c) {
                                    : "no periodic hydro boundary (or [gravity] boundary = "
                                      "\"periodic\" with all of them periodic)"));
   }
-  const HierarchyOptions h = gravity_hierarchy();
+  const HierarchyOptions h = gravity_hierarchy(g);
   const int levels = hierarchy_levels(c.spec, h);
   HCART_REQUIRE(levels >= 3, deck.where("mesh", "size")
                                  << ": [mesh] size = [" << c.spec.global_size[0] << ", "
@@ -47,9 +53,12 @@ void read_gravity(const Deck& deck, Config& c) {
 }
 } // namespace
 
-HierarchyOptions gravity_hierarchy() {
+HierarchyOptions gravity_hierarchy(const GravitySettings& gravity) {
   HierarchyOptions h;       // cell-centred, every direction halved down to 2 cells
   h.halo_width = {1, 1, 1}; // the solver's stencil, not the hydro's 3
+  if (gravity.agglomeration == GravitySettings::Agglomeration::None) h.agglomerate_below = 0;
+  if (gravity.agglomeration == GravitySettings::Agglomeration::Stride)
+    h.agglomeration = AgglomerationRule::Stride;
   return h;
 }
 
@@ -149,6 +158,15 @@ DeckSchema schema() {
         "V-cycles at most per solve (more is an error)")
       .at_least(1)
       .at_most(1000);
+  s.add("gravity", "full_multigrid", DeckType::Integer, "0",
+        "each solve starts with full multigrid, this many cycles a level (its cycles on the "
+        "finest level count toward max_cycles); 0: V-cycles from zero alone")
+      .at_least(0)
+      .at_most(10);
+  s.add("gravity", "agglomeration", DeckType::String, "\"machine\"",
+        "which ranks keep the multigrid's coarse levels: machine (the cores of a node first), "
+        "stride (every k-th rank) or none (every level on every rank)")
+      .one_of({"machine", "stride", "none"});
   apps::add_output_keys(s, "steps",
                         "write the fields every this many steps (the final state is always "
                         "written); 0: only the final state");

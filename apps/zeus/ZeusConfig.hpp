@@ -29,6 +29,11 @@ struct GravitySettings {
   GravityBoundary boundary = GravityBoundary::Isolated;
   double tolerance = 1e-10; ///< max |f - A phi| reduced by this factor from phi = 0
   long max_cycles = 30;
+  long full_multigrid = 0; ///< each solve's full-multigrid start, cycles a level (0: none)
+  /// Which ranks keep the coarse levels (hcart::HierarchyOptions): the machine's rule, every
+  /// k-th rank, or none (every level on every rank).
+  enum class Agglomeration { Machine, Stride, None };
+  Agglomeration agglomeration = Agglomeration::Machine;
 };
 
 struct Settings {
@@ -67,8 +72,9 @@ using Config = apps::AppConfig<Settings>;
 
 /// \brief Every key the hydro solver accepts.
 DeckSchema schema();
-/// \brief The levels of self-gravity's multigrid: cell-centred, halving every direction.
-HierarchyOptions gravity_hierarchy();
+/// \brief The levels of self-gravity's multigrid: cell-centred, halving every direction,
+/// the coarse ones agglomerated as the settings say.
+HierarchyOptions gravity_hierarchy(const GravitySettings& gravity);
 /// \brief Settings from a validated deck; with self-gravity the spec's blocks nest for its
 /// multigrid levels (hcart::nested_spec). \throws hcart::InputError for combinations the
 /// schema cannot express (periodic on one side only, upper <= lower, a gravity boundary the

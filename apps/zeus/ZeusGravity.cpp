@@ -20,6 +20,7 @@ MultigridOptions solver_options(const Settings& s) {
   MultigridOptions o; // -Delta phi = f; Dirichlet on every side that is not periodic
   for (int a = 0; a < 3; ++a)
     o.length[a] = s.upper[a] - s.lower[a];
+  o.full_multigrid_start = static_cast<int>(s.gravity.full_multigrid);
   return o;
 }
 
@@ -33,9 +34,9 @@ HaloOptions one_layer() {
 
 Gravity::Gravity(const Grid& grid, const Settings& settings, Timers& timers)
     : m_grid(grid), m_s(settings.gravity), m_timers(timers),
-      m_levels(grid.decomposition(), gravity_hierarchy()), m_mg(m_levels, solver_options(settings)),
-      m_phi(grid.make_field<double>("potential")), m_halo(grid, HaloMode::Faces, one_layer()),
-      m_bc(grid, HaloMode::Faces) {
+      m_levels(grid.decomposition(), gravity_hierarchy(settings.gravity)),
+      m_mg(m_levels, solver_options(settings)), m_phi(grid.make_field<double>("potential")),
+      m_halo(grid, HaloMode::Faces, one_layer()), m_bc(grid, HaloMode::Faces) {
   for (int a = 0; a < 3; ++a) {
     m_lower[a] = settings.lower[a];
     m_upper[a] = settings.upper[a];

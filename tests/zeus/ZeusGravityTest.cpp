@@ -201,7 +201,8 @@ TEST(ZeusGravity, PressureFreeCollapseFollowsFreeFall) {
   });
 }
 
-// Each problem on every rank count (and strategy) gives one rank's bits: density and potential.
+// Each problem on every rank count, strategy and agglomeration rule gives one rank's bits:
+// density and potential.
 TEST(ZeusGravity, SameBitsOnEveryRankCount) {
   const std::vector<std::string> decks = {sphere_deck(16), jeans_deck(0.05),
                                           collapse_deck(16, 0.3)};
@@ -214,15 +215,19 @@ TEST(ZeusGravity, SameBitsOnEveryRankCount) {
       one.insert(one.end(), phi.begin(), phi.end());
       MPI_Comm_free(&self);
     }
-    for (const char* strategy : {"hierarchical", "mpi"}) {
-      const Simulation run(
-          MPI_COMM_WORLD, config(decks[d], {std::string("decomposition.strategy=") + strategy}), 6);
+    // Every strategy, and every rule for the coarse levels' ranks.
+    for (const std::vector<std::string>& settings :
+         std::vector<std::vector<std::string>>{{"decomposition.strategy=hierarchical"},
+                                               {"decomposition.strategy=mpi"},
+                                               {"gravity.agglomeration=none"},
+                                               {"gravity.agglomeration=stride"}}) {
+      const Simulation run(MPI_COMM_WORLD, config(decks[d], settings), 6);
       std::vector<double> all = gather(run, run.hydro->density());
       const auto phi = gather(run, run.hydro->gravity()->potential());
       all.insert(all.end(), phi.begin(), phi.end());
       if (world_rank() == 0) {
         EXPECT_TRUE(same_bits(all, one))
-            << "deck " << d << ", " << strategy << ", dims " << run.decomp->dims()[0] << "x"
+            << "deck " << d << ", " << settings[0] << ", dims " << run.decomp->dims()[0] << "x"
             << run.decomp->dims()[1] << "x" << run.decomp->dims()[2];
       }
     }
