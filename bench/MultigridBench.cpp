@@ -362,16 +362,20 @@ void compare_variable(const hcart::Environment& env, long size, int repeats) {
     std::vector<double> seconds;
     long cycles = 0;
     double reduction = 0; // the last residual over the first
+    bool cg = false;      // MultigridOptions::conjugate_gradients
   };
   std::vector<Way> ways = {{"beta = 1 (constant)", 0, {}},
                            {"beta = 1 + x + y + z", 1, {}},
                            {"beta 1 to 10 across a sphere", 2, {}},
-                           {"beta 1 to 100 across a sphere", 3, {}}};
+                           {"beta 1 to 100 across a sphere", 3, {}},
+                           {"the same, conjugate gradients", 3, {}, 0, 0, true}};
   const auto alpha = grid.make_field<double>("alpha");
   const auto beta = grid.make_field<double>("beta");
   for (int r = 0; r < repeats; ++r) {
     for (Way& way : ways) {
-      hcart::Multigrid mg(levels);
+      hcart::MultigridOptions o;
+      o.conjugate_gradients = way.cg;
+      hcart::Multigrid mg(levels, o);
       hcart::for_each_cell("rhs", grid.owned_box(), One{hcart::accessor(mg.rhs())});
       MPI_Barrier(MPI_COMM_WORLD);
       const auto t0 = Clock::now();

@@ -78,6 +78,11 @@ void with_operator(const MultigridLevel& level, bool variable, Body&& body) {
 struct Multigrid::Levels : HierarchyLevels<impl::MultigridLevel> {
   using HierarchyLevels<impl::MultigridLevel>::HierarchyLevels;
   Field<double> none; // a level's field where this rank does not hold it (the transfers)
+  // Conjugate gradients on level 0 (MultigridOptions::conjugate_gradients): the iterate, the
+  // right-hand side kept while the cycle solves for the preconditioned residual, the
+  // residual, the direction and its product.
+  Field<double> cg_x, cg_f, cg_r, cg_p, cg_q;
+  HaloBinding cg_p_faces;
 };
 
 Multigrid::Multigrid(const GridHierarchy& levels, const MultigridOptions& options, Timers* timers)
@@ -171,6 +176,13 @@ void Multigrid::set_up() {
     if (m_options.smoother == MultigridSmoother::Jacobi) level.v = grid.make_field<double>("mg v");
     return level;
   });
+  if (m_options.conjugate_gradients) {
+    Levels& L = *m_levels;
+    const Grid& top = L[0].grid;
+    for (Field<double>* f : {&L.cg_x, &L.cg_f, &L.cg_r, &L.cg_p, &L.cg_q})
+      *f = top.make_field<double>("mg cg");
+    L.cg_p_faces = L[0].halo.bind(L.cg_p);
+  }
   for (int l = 0; l < m_levels->size(); ++l) {
     if (!m_levels->holds(l)) continue;
     auto& level = (*m_levels)[l];
@@ -489,13 +501,90 @@ MultigridResult Multigrid::solve(double tolerance, long max_cycles) {
     result.residual = residual_norm();
   }
   while (result.cycles < max_cycles && !(result.residual <= target)) {
-    cycle();
-    ++result.cycles;
+    if (m_options.conjugate_gradients) {
+      conjugate_gradients(target, max_cycles, result);
+    } else {
+      cycle();
+      ++result.cycles;
+    }
     result.residual = residual_norm();
   }
   result.converged = result.residual <= target;
   if (m_singular) remove_mean(solution());
   return result;
+}
+
+// Flexible conjugate gradients (the direction's coefficient from z.(r_new - r_old), which
+// tolerates a preconditioner that is not exactly symmetric, as a red-black V-cycle is not),
+// one cycle from zero the preconditioner; every dot product a sum of the same bits on every
+// decomposition (hcart/grid/ReproducibleSums.hpp), so the iterates are too. Level 0's u and f
+// serve the cycle (z and the residual it solves for); the iterate and the right-hand side
+// wait in cg_x and cg_f. Stops where the updated residual's maximum reaches `target` or at
+// `max_cycles` cycles in all.
+void Multigrid::conjugate_gradients(double target, long max_cycles, MultigridResult& result) {
+  Levels& L = *m_levels;
+  auto& top = L[0];
+  const Box owned = top.grid.owned_box();
+  const MPI_Comm comm = top.grid.decomposition().comm();
+  residual(0);
+  Kokkos::deep_copy(L.cg_r, top.r);
+  Kokkos::deep_copy(L.cg_x, top.u);
+  Kokkos::deep_copy(L.cg_f, top.f);
+  const auto dots = [&](const Field<double>& a, const Field<double>& b, const Field<double>& c,
+                        const Field<double>& d) {
+    Scope scope(m_timers, "cg");
+    return reproducible_sums<2>(
+        comm, "mg_cg_dots", owned,
+        impl::MultigridDots{accessor(a), accessor(b), accessor(c), accessor(d)});
+  };
+  const auto precondition = [&] { // z = one cycle on A z = r, from zero, into level 0's u
+    Kokkos::deep_copy(top.f, L.cg_r);
+    Kokkos::deep_copy(top.u, 0.0);
+    cycle();
+    ++result.cycles;
+    if (m_singular) remove_mean(top.u);
+  };
+  precondition();
+  Kokkos::deep_copy(L.cg_p, top.u);
+  double rho = dots(top.u, L.cg_r, top.u, L.cg_r)[0];
+  while (true) {
+    {
+      Scope scope(m_timers, region(0, "halo"));
+      L.cg_p_faces.exchange();
+      boundaries(0, L.cg_p);
+    }
+    {
+      Scope scope(m_timers, "cg");
+      impl::with_operator(top, m_variable, [&](const auto& op) {
+        using Operator = std::decay_t<decltype(op)>;
+        for_each_cell("mg_cg_apply", owned,
+                      impl::MultigridApply<Operator>{accessor(L.cg_p), accessor(L.cg_q), op});
+      });
+    }
+    const double alpha = rho / dots(L.cg_p, L.cg_q, L.cg_p, L.cg_q)[0];
+    ReductionArray<long long, 1> bits{};
+    {
+      Scope scope(m_timers, "cg");
+      reduce_cells("mg_cg_step", owned,
+                   impl::MultigridStep{accessor(L.cg_x), accessor(L.cg_r), accessor(L.cg_p),
+                                       accessor(L.cg_q), alpha},
+                   Maxima<long long, 1>(bits));
+      max_over_ranks(comm, bits);
+    }
+    double largest = 0;
+    if (bits[0] > 0) std::memcpy(&largest, &bits[0], sizeof largest);
+    if (largest <= target || result.cycles >= max_cycles || !(largest == largest)) break;
+    precondition();
+    const auto zq_zr = dots(top.u, L.cg_q, top.u, L.cg_r);
+    const double beta = -alpha * zq_zr[0] / rho;
+    rho = zq_zr[1];
+    Scope scope(m_timers, "cg");
+    for_each_cell("mg_cg_direction", owned,
+                  impl::MultigridDirection{accessor(top.u), accessor(L.cg_p), beta});
+  }
+  Kokkos::deep_copy(top.u, L.cg_x);
+  Kokkos::deep_copy(top.f, L.cg_f);
+  fence("mg_cg");
 }
 
 HaloCounters Multigrid::halo_counters() const {

@@ -94,6 +94,11 @@ struct MultigridOptions {
   /// level reach a tolerance of 1e-10 in 8 cycles of level 0 where cycles alone take 12
   /// (Jacobi3D's 127^3 Poisson problem, V(2,2)).
   int full_multigrid_start = 0;
+  /// solve() runs flexible conjugate gradients with one cycle from zero as the
+  /// preconditioner, each iteration one cycle (after a full-multigrid start where one is
+  /// asked for): robust where the cycles alone converge slowly (high contrasts of beta), at
+  /// an operator product, two dot products and a few vector updates more an iteration.
+  bool conjugate_gradients = false;
 };
 
 /// \brief What solve() did.
@@ -168,6 +173,7 @@ private:
   void remove_mean(const Field<double>& field);
   void set_up();
   void boundaries(int l, const Field<double>& field) const;
+  void conjugate_gradients(double target, long max_cycles, MultigridResult& result);
   void smooth(int l, long sweeps);
   template <class Operator>
   void smooth_with(int l, long sweeps, const Operator& op);

@@ -38,6 +38,14 @@ struct MultigridStencil {
   /// \brief f - A u at the point.
   KOKKOS_INLINE_FUNCTION double residual(const ConstField& u, const ConstField& f, int i, int j,
                                          int k) const;
+  /// \brief A u at the point.
+  KOKKOS_INLINE_FUNCTION double apply(const ConstField& u, int i, int j, int k) const {
+    const double centre = u(i, j, k);
+    const double laplacian = (u(i - 1, j, k) + u(i + 1, j, k) - 2.0 * centre) * cx +
+                             (u(i, j - 1, k) + u(i, j + 1, k) - 2.0 * centre) * cy +
+                             (u(i, j, k - 1) + u(i, j, k + 1) - 2.0 * centre) * cz;
+    return alpha * centre - laplacian;
+  }
 };
 
 /// \brief The point's solution from its neighbours' values (as MultigridStencil::point).
@@ -96,6 +104,14 @@ struct MultigridCoefficients {
         by(i, j, k) * (u(i, j - 1, k) - centre) + by(i, j + 1, k) * (u(i, j + 1, k) - centre) +
         bz(i, j, k) * (u(i, j, k - 1) - centre) + bz(i, j, k + 1) * (u(i, j, k + 1) - centre);
     return (f(i, j, k) + flux) - a(i, j, k) * centre;
+  }
+  KOKKOS_INLINE_FUNCTION double apply(const ConstField& u, int i, int j, int k) const {
+    const double centre = u(i, j, k);
+    const double flux =
+        bx(i, j, k) * (u(i - 1, j, k) - centre) + bx(i + 1, j, k) * (u(i + 1, j, k) - centre) +
+        by(i, j, k) * (u(i, j - 1, k) - centre) + by(i, j + 1, k) * (u(i, j + 1, k) - centre) +
+        bz(i, j, k) * (u(i, j, k - 1) - centre) + bz(i, j, k + 1) * (u(i, j, k + 1) - centre);
+    return a(i, j, k) * centre - flux;
   }
 };
 
@@ -164,6 +180,36 @@ struct MultigridJacobi {
   }
 };
 
+/// \brief q = A p (the conjugate gradients' product).
+template <class Operator>
+struct MultigridApply {
+  ConstField p;
+  FieldAccessor<double> q;
+  Operator op;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    q(i, j, k) = op.apply(p, i, j, k);
+  }
+};
+
+/// \brief The addends of two dot products, a.b and c.d (hcart::reproducible_sums).
+struct MultigridDots {
+  ConstField a, b, c, d;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k, ReductionArray<double, 2>& x) const {
+    x[0] = a(i, j, k) * b(i, j, k);
+    x[1] = c(i, j, k) * d(i, j, k);
+  }
+};
+
+/// \brief p = z + beta p.
+struct MultigridDirection {
+  ConstField z;
+  FieldAccessor<double> p;
+  double beta;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    p(i, j, k) = z(i, j, k) + beta * p(i, j, k);
+  }
+};
+
 /// \brief to = from.
 struct MultigridCopy {
   FieldAccessor<const double> from;
@@ -216,6 +262,21 @@ struct MultigridResidualNorm {
                                          ReductionArray<long long, 1>& v) const {
     const long long r = magnitude_bits(op.residual(u, f, i, j, k));
     v[0] = r > v[0] ? r : v[0];
+  }
+};
+
+/// \brief x += alpha p and r -= alpha q (a conjugate-gradient step), and the largest |r| as
+/// magnitude_bits.
+struct MultigridStep {
+  FieldAccessor<double> x, r;
+  ConstField p, q;
+  double alpha;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k,
+                                         ReductionArray<long long, 1>& v) const {
+    x(i, j, k) += alpha * p(i, j, k);
+    r(i, j, k) -= alpha * q(i, j, k);
+    const long long m = magnitude_bits(r(i, j, k));
+    v[0] = m > v[0] ? m : v[0];
   }
 };
 
