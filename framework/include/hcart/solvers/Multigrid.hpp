@@ -44,8 +44,8 @@
 // solution, the residuals and the cycle counts are bitwise the same on every rank count,
 // strategy and agglomeration rule, on every backend (one kernel source for Serial, OpenMP and
 // CUDA). Timers, when given, get one region per level and kind: "mg level L halo", "... smooth",
-// "... residual", "... restrict", "... prolong", "residual" for the norm and "mean" for a
-// singular problem's means.
+// "... residual", "... restrict", "... prolong", "residual" for the norm, "mean" for a
+// singular problem's means and "cg" for conjugate gradients' own work.
 #pragma once
 
 #include <hcart/core/Timers.hpp>
