@@ -221,6 +221,10 @@ TEST(ZeusGravity, SameBitsOnEveryRankCount) {
                                                {"decomposition.strategy=mpi"},
                                                {"gravity.agglomeration=none"},
                                                {"gravity.agglomeration=stride"}}) {
+      // Without agglomeration every level lives on every rank, which these 16^3 meshes
+      // allow on 1, 2, 4 and 8 ranks only.
+      const int P = test::world_size();
+      if (settings[0] == "gravity.agglomeration=none" && (P & (P - 1)) != 0) continue;
       const Simulation run(MPI_COMM_WORLD, config(decks[d], settings), 6);
       std::vector<double> all = gather(run, run.hydro->density());
       const auto phi = gather(run, run.hydro->gravity()->potential());
