@@ -60,8 +60,8 @@ jacobi::RunReport run_once(const jacobi::Config& config, bool verbose, int rank,
     // The levels nest by construction: the fine blocks' boundaries at multiples of the
     // coarsest point's spacing (GridSpec::block_multiple).
     const HierarchyOptions h = jacobi::hierarchy_options(config.settings.multigrid);
-    const Decomposition decomp =
-        decompose(MPI_COMM_WORLD, nested_spec(config.spec, h), options, config.deck);
+    const Decomposition decomp = decompose(MPI_COMM_WORLD, nested_spec(config.spec, h), options,
+                                           config.deck, {{"multigrid", "agglomeration"}});
     const GridHierarchy levels(decomp, h);
     jacobi::Multigrid solver(levels, config.settings, timers, config.output);
     const jacobi::Result result = solver.run(progress);

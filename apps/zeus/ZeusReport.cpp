@@ -35,7 +35,13 @@ Report run_once(const Config& config, bool verbose, int rank,
   DecompositionOptions options = config.decomposition;
   options.traffic = {5 * 8, true};
   options.timings = timings;
-  const Decomposition decomp = decompose(MPI_COMM_WORLD, config.spec, options, config.deck);
+  // With self-gravity the blocks nest for its multigrid levels, as far as its agglomeration
+  // lets them (ZeusConfig.cpp): a refusal names that key too.
+  const Decomposition decomp =
+      decompose(MPI_COMM_WORLD, config.spec, options, config.deck,
+                config.settings.gravity.enabled
+                    ? std::vector<std::pair<std::string, std::string>>{{"gravity", "agglomeration"}}
+                    : std::vector<std::pair<std::string, std::string>>{});
   const Grid grid(decomp);
   zeus::Solver hydro(grid, config.settings, timers, config.output);
   const double t_end = config.settings.t_end;

@@ -49,7 +49,8 @@ DecompositionOptions read_decomposition(const Deck& deck) {
 }
 
 Decomposition decompose(MPI_Comm comm, const GridSpec& spec, const DecompositionOptions& options,
-                        const Deck& deck) {
+                        const Deck& deck,
+                        const std::vector<std::pair<std::string, std::string>>& shaped_by) {
   try {
     return Decomposition(comm, spec, options);
   } catch (const InputError& e) {
@@ -76,6 +77,11 @@ Decomposition decompose(MPI_Comm comm, const GridSpec& spec, const Decomposition
         deck.resolved().find("[mesh]\nsize = ") != std::string::npos
             ? " and [mesh] size = " + list(spec.global_size) + at("mesh", "size")
             : "";
+    std::string shaped;
+    for (const auto& [table, key] : shaped_by) {
+      shaped += ", [" + table + "] " + key + " = \"" + deck.string(table, key) + "\"" +
+                at(table.c_str(), key.c_str());
+    }
     // A strategy the program chose itself (compare mode runs each in turn) is said so.
     const std::string strategy = to_string(options.strategy);
     const std::string asked = deck.string("decomposition", "strategy");
@@ -88,7 +94,7 @@ Decomposition decompose(MPI_Comm comm, const GridSpec& spec, const Decomposition
         ", machine = \"" + options.machine + "\"" + at("decomposition", "machine") +
         (options.equal_blocks ? ", equal_blocks = true" + at("decomposition", "equal_blocks")
                               : std::string()) +
-        mesh + ", for the " + std::to_string(ranks) + " ranks of the run");
+        shaped + mesh + ", for the " + std::to_string(ranks) + " ranks of the run");
     named.set_collective(true);
     throw named;
   }

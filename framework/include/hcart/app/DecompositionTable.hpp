@@ -18,6 +18,10 @@
 #include <hcart/grid/Decomposition.hpp>
 #include <hcart/io/Deck.hpp>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace hcart {
 
 /// \brief Declares [decomposition] strategy, dims, machine and placement in `schema`.
@@ -34,8 +38,11 @@ DecompositionOptions read_decomposition(const Deck& deck);
 /// them, ...) comes back, on every rank, with what the deck set and where:
 /// "...; set by [decomposition] strategy = "manual" (deck 'run.toml', line 6), dims = [3, 1,
 /// 1] (--set decomposition.dims=[3,1,1]), machine = "" (default) and [mesh] size = [16, 16,
-/// 16] (deck 'run.toml', line 2), for the 2 ranks of the run".
+/// 16] (deck 'run.toml', line 2), for the 2 ranks of the run". `shaped_by` names the
+/// application's own string keys that shaped `spec` (table, key; e.g. a multigrid's
+/// agglomeration, which decides how far the blocks must nest), said before the mesh's.
 Decomposition decompose(MPI_Comm comm, const GridSpec& spec, const DecompositionOptions& options,
-                        const Deck& deck);
+                        const Deck& deck,
+                        const std::vector<std::pair<std::string, std::string>>& shaped_by = {});
 
 } // namespace hcart
