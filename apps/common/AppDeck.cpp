@@ -14,6 +14,26 @@
 
 namespace hcart::apps {
 
+void add_agglomeration_key(DeckSchema& s, const std::string& table) {
+  s.add(table, "agglomeration", DeckType::String, "\"machine\"",
+        "which ranks keep the multigrid's coarse levels: machine (the cores of a node first), "
+        "stride (every k-th rank, for comparison) or none (every level on every rank)")
+      .one_of({"machine", "stride", "none"});
+}
+
+Agglomeration read_agglomeration(const Deck& deck, const std::string& table) {
+  const std::string rule = deck.string(table, "agglomeration");
+  return rule == "stride" ? Agglomeration::Stride
+         : rule == "none" ? Agglomeration::None
+                          : Agglomeration::Machine;
+}
+
+void apply_agglomeration(Agglomeration a, HierarchyOptions& h) {
+  if (a == Agglomeration::None) h.agglomerate_below = 0;
+  h.agglomeration =
+      a == Agglomeration::Stride ? AgglomerationRule::Stride : AgglomerationRule::Machine;
+}
+
 void add_output_keys(DeckSchema& s, const std::string& unit, const std::string& every_help) {
   s.add("output", "directory", DeckType::String, "\"output\"", "where output files go");
   s.add("output", "timers_json", DeckType::String, "\"\"",

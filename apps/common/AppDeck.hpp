@@ -5,6 +5,7 @@
 
 #include <hcart/app/DecompositionTable.hpp>
 #include <hcart/grid/Decomposition.hpp>
+#include <hcart/grid/GridHierarchy.hpp>
 #include <hcart/grid/GridSpec.hpp>
 #include <hcart/io/Deck.hpp>
 #include <hcart/io/FieldFile.hpp>
@@ -40,6 +41,18 @@ struct AppConfig {
   /// The deck itself, for errors that name its keys (hcart::decompose).
   Deck deck;
 };
+
+/// \brief Which ranks keep a multigrid's coarse levels (Jacobi3D's [multigrid], ZEUS's
+/// [gravity]): the machine's rule (the cores of a node first), every k-th rank, or none
+/// (every level on every rank).
+enum class Agglomeration { Machine, Stride, None };
+/// \brief Declares `table`'s key agglomeration ("machine", "stride" or "none"; machine).
+void add_agglomeration_key(DeckSchema& schema, const std::string& table);
+/// \brief `table`'s agglomeration from a validated deck.
+Agglomeration read_agglomeration(const Deck& deck, const std::string& table);
+/// \brief `h` with the rule `a`: the machine's or the stride rule, or none (no level moves
+/// onto fewer ranks: agglomerate_below 0).
+void apply_agglomeration(Agglomeration a, HierarchyOptions& h);
 
 /// \brief Declares [output] directory, timers_json, every, checkpoint_every,
 /// checkpoint_keep, restart and progress_seconds; `unit` counts the run ("iterations",

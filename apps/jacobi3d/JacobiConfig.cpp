@@ -82,10 +82,7 @@ DeckSchema schema() {
         "a level with fewer points per rank moves onto fewer ranks")
       .at_least(1)
       .at_most(1e12);
-  s.add("multigrid", "agglomeration", DeckType::String, "\"machine\"",
-        "which ranks keep such a level: machine (the cores of a node first), stride (every "
-        "k-th rank, for comparison) or none (every level on every rank)")
-      .one_of({"machine", "stride", "none"});
+  apps::add_agglomeration_key(s, "multigrid");
   apps::add_output_keys(
       s, "iterations",
       "write the field (HDF5 + XDMF) every this many iterations and at the end; 0: never");
@@ -127,10 +124,7 @@ Config read_config(const Deck& deck) {
   mg.coarse_sweeps = static_cast<long>(deck.integer("multigrid", "coarse_sweeps"));
   mg.full_multigrid = static_cast<long>(deck.integer("multigrid", "full_multigrid"));
   mg.agglomerate_below = static_cast<long>(deck.integer("multigrid", "agglomerate_below"));
-  const std::string agglomeration = deck.string("multigrid", "agglomeration");
-  mg.agglomeration = agglomeration == "stride" ? MultigridSettings::Agglomeration::Stride
-                     : agglomeration == "none" ? MultigridSettings::Agglomeration::None
-                                               : MultigridSettings::Agglomeration::Machine;
+  mg.agglomeration = apps::read_agglomeration(deck, "multigrid");
   // What the multigrid solver does not take, by the key that gave it.
   for (const char* key : {"overlap", "iterations_per_pass"}) {
     HCART_REQUIRE(!multigrid || !deck.given("jacobi", key),

@@ -17,7 +17,7 @@ enum class Problem { Laplace, Poisson };
 /// \brief [multigrid]: the hierarchy and the cycle of solver = "multigrid" (Multigrid.hpp).
 struct MultigridSettings {
   enum class Smoother { RedBlack, Jacobi };
-  enum class Agglomeration { Machine, Stride, None };
+  using Agglomeration = apps::Agglomeration;
   long levels = 0; ///< 0: as many as the mesh halves into (down to one point)
   Smoother smoother = Smoother::RedBlack;
   long pre_smooth = 2, post_smooth = 2;

@@ -49,11 +49,8 @@ HierarchyOptions hierarchy_options(const MultigridSettings& s) {
   h.levels = static_cast<int>(s.levels);
   h.centering = LevelCentering::Vertex;
   h.min_size = 1;
-  h.agglomerate_below =
-      s.agglomeration == MultigridSettings::Agglomeration::None ? 0 : s.agglomerate_below;
-  h.agglomeration = s.agglomeration == MultigridSettings::Agglomeration::Stride
-                        ? AgglomerationRule::Stride
-                        : AgglomerationRule::Machine;
+  h.agglomerate_below = s.agglomerate_below;
+  apps::apply_agglomeration(s.agglomeration, h);
   return h;
 }
 

@@ -24,10 +24,7 @@ void read_gravity(const Deck& deck, Config& c) {
   g.tolerance = deck.real("gravity", "tolerance");
   g.max_cycles = static_cast<long>(deck.integer("gravity", "max_cycles"));
   g.full_multigrid = static_cast<long>(deck.integer("gravity", "full_multigrid"));
-  const std::string agglomeration = deck.string("gravity", "agglomeration");
-  g.agglomeration = agglomeration == "stride" ? GravitySettings::Agglomeration::Stride
-                    : agglomeration == "none" ? GravitySettings::Agglomeration::None
-                                              : GravitySettings::Agglomeration::Machine;
+  g.agglomeration = apps::read_agglomeration(deck, "gravity");
   if (!g.enabled) return;
   const bool periodic = g.boundary == GravityBoundary::Periodic;
   for (int f = 0; f < 6; ++f) {
@@ -56,9 +53,7 @@ void read_gravity(const Deck& deck, Config& c) {
 HierarchyOptions gravity_hierarchy(const GravitySettings& gravity) {
   HierarchyOptions h;       // cell-centred, every direction halved down to 2 cells
   h.halo_width = {1, 1, 1}; // the solver's stencil, not the hydro's 3
-  if (gravity.agglomeration == GravitySettings::Agglomeration::None) h.agglomerate_below = 0;
-  if (gravity.agglomeration == GravitySettings::Agglomeration::Stride)
-    h.agglomeration = AgglomerationRule::Stride;
+  apps::apply_agglomeration(gravity.agglomeration, h);
   return h;
 }
 
@@ -163,10 +158,7 @@ DeckSchema schema() {
         "finest level count toward max_cycles); 0: V-cycles from zero alone")
       .at_least(0)
       .at_most(10);
-  s.add("gravity", "agglomeration", DeckType::String, "\"machine\"",
-        "which ranks keep the multigrid's coarse levels: machine (the cores of a node first), "
-        "stride (every k-th rank) or none (every level on every rank)")
-      .one_of({"machine", "stride", "none"});
+  apps::add_agglomeration_key(s, "gravity");
   apps::add_output_keys(s, "steps",
                         "write the fields every this many steps (the final state is always "
                         "written); 0: only the final state");

@@ -30,10 +30,7 @@ struct GravitySettings {
   double tolerance = 1e-10; ///< max |f - A phi| reduced by this factor from phi = 0
   long max_cycles = 30;
   long full_multigrid = 0; ///< each solve's full-multigrid start, cycles a level (0: none)
-  /// Which ranks keep the coarse levels (hcart::HierarchyOptions): the machine's rule, every
-  /// k-th rank, or none (every level on every rank).
-  enum class Agglomeration { Machine, Stride, None };
-  Agglomeration agglomeration = Agglomeration::Machine;
+  apps::Agglomeration agglomeration = apps::Agglomeration::Machine; ///< the coarse levels' ranks
 };
 
 struct Settings {
