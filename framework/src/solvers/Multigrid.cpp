@@ -15,7 +15,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -476,9 +475,7 @@ double Multigrid::residual_norm() {
                  Maxima<long long, 1>(bits));
   });
   max_over_ranks(top.grid.decomposition().comm(), bits);
-  // The largest |f - A u| from its bits (none below zero: an empty box's identity).
-  double norm = 0;
-  if (bits[0] > 0) std::memcpy(&norm, &bits[0], sizeof norm);
+  const double norm = impl::from_magnitude_bits(bits[0]); // the largest |f - A u|
   if (!std::isfinite(norm)) {
     Error error("hcart::Multigrid: the solution is no longer finite (a value overflowed or "
                 "became NaN: check the right-hand side, the boundary values and the first "
@@ -571,8 +568,7 @@ void Multigrid::conjugate_gradients(double target, long max_cycles, MultigridRes
                    Maxima<long long, 1>(bits));
       max_over_ranks(comm, bits);
     }
-    double largest = 0;
-    if (bits[0] > 0) std::memcpy(&largest, &bits[0], sizeof largest);
+    const double largest = impl::from_magnitude_bits(bits[0]);
     if (largest <= target || result.cycles >= max_cycles || !(largest == largest)) break;
     precondition();
     const auto zq_zr = dots(top.u, L.cg_q, top.u, L.cg_r);

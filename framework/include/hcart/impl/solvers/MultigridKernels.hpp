@@ -251,6 +251,14 @@ KOKKOS_INLINE_FUNCTION long long magnitude_bits(double x) {
   return bits & 0x7fffffffffffffffLL;
 }
 
+/// \brief The magnitude whose magnitude_bits are `bits` (0 for bits <= 0: a maximum's
+/// identity over no cell).
+inline double from_magnitude_bits(long long bits) {
+  double x = 0;
+  if (bits > 0) memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
 /// \brief max |f - A u| as magnitude_bits: an integer maximum, which the host rows vectorise
 /// (a floating-point one stays scalar without -ffinite-math-only: 2.6 times the residual
 /// kernel's time where this is about as fast; docs/benchmarks.md, "Multigrid").
