@@ -108,6 +108,12 @@ Spread spread_of(MPI_Comm comm, const std::string& message, int code) {
   if (same) return Spread::EveryRankSame;
   return same_shape ? Spread::EveryRankItsValues : Spread::SomeRanks;
 }
+// The line and its newline in one write, so that the launcher cannot put another rank's
+// output (Kokkos' warnings, another error) inside it: a line written in pieces was split by
+// a Kokkos warning from the other rank (CI, the OpenMP stage, two ranks of two threads).
+void print_error_line(const std::string& line) {
+  std::cerr << (line + "\n") << std::flush;
+}
 } // namespace
 
 int run_main(int& argc, char**& argv, const std::string& program,
@@ -122,7 +128,7 @@ int run_main(int& argc, char**& argv, const std::string& program,
   } catch (const Error& e) {
     code = exit_code_of(e);
     if (e.collective()) {
-      if (env.rank() == 0) std::cerr << program << ": error: " << e.what() << std::endl;
+      if (env.rank() == 0) print_error_line(program + ": error: " + e.what());
       return code;
     }
     message = e.what();
@@ -137,15 +143,13 @@ int run_main(int& argc, char**& argv, const std::string& program,
   const Spread spread = spread_of(errors.get(), message, code);
   if (spread != Spread::SomeRanks) {
     if (env.rank() == 0) {
-      std::cerr << program << ": error: " << message
-                << (spread == Spread::EveryRankSame ? "" : " (on every rank, with rank 0's values)")
-                << std::endl;
+      print_error_line(
+          program + ": error: " + message +
+          (spread == Spread::EveryRankSame ? "" : " (on every rank, with rank 0's values)"));
     }
     return code;
   }
-  // One write, so that the launcher does not interleave the ranks' lines mid-line.
-  std::cerr << (program + ": error (rank " + std::to_string(env.rank()) + "): " + message + "\n")
-            << std::flush;
+  print_error_line(program + ": error (rank " + std::to_string(env.rank()) + "): " + message);
   MPI_Abort(MPI_COMM_WORLD, code);
   return code;
 }
