@@ -6,11 +6,14 @@
 #   scripts/check-docs.sh docs/user-guide.md
 # HCART_CHECK_DOCS_SKIP: commands (one per line, exactly as written) not to run again, e.g.
 # the test suite that CI has just run in its own stage; they are listed as skipped.
+# A command written the same way in several places runs once: where it comes again after it
+# passed, the line says where it ran ("same as").
 set -u
 cd "$(dirname "$0")/.."
 files=("$@")
 [ ${#files[@]} -gt 0 ] || files=(README.md docs/*.md)
-failed=0 ran=0 skipped=0
+failed=0 ran=0 skipped=0 repeated=0
+declare -A passed_in # command -> the document where it passed
 for doc in "${files[@]}"; do
   in_block=0 command=""
   while IFS= read -r line || [ -n "$line" ]; do
@@ -33,10 +36,16 @@ for doc in "${files[@]}"; do
       skipped=$((skipped + 1)) command=""
       continue
     fi
+    if [ -n "${passed_in[$command]:-}" ]; then
+      echo "same (as ${passed_in[$command]}) $doc: $command"
+      repeated=$((repeated + 1)) command=""
+      continue
+    fi
     ran=$((ran + 1))
     start=$(date +%s)
     if bash -c "$command" </dev/null >/tmp/hcart-check-docs.log 2>&1; then
       echo "ok   ($(( $(date +%s) - start )) s) $doc: $command"
+      passed_in[$command]=$doc
     else
       rc=$?
       failed=$((failed + 1))
@@ -46,5 +55,5 @@ for doc in "${files[@]}"; do
     command=""
   done <"$doc"
 done
-echo "check-docs: $((ran - failed)) passed, $failed failed, $skipped skipped"
+echo "check-docs: $((ran - failed)) passed, $failed failed, $skipped skipped, $repeated repeated"
 [ $failed -eq 0 ]
