@@ -11,6 +11,11 @@
 #                  + OpenMP, compiled with nvcc from CUDA_HOME (default /usr/local/cuda)
 #                  through Kokkos' nvcc_wrapper, which is installed in PREFIX/bin
 #          serial  Serial only
+#          cuda-check  the cuda configuration for a compile-only check of device code: every
+#                  nvcc compile stops after the device front end and code generation, at
+#                  PTX (NVCC_APPEND_FLAGS=--ptx while it builds), so its libraries hold no
+#                  machine code and nothing can link against it; half the processor time
+#                  of cuda's build (CI's stage 5, .ci/run)
 # --prefix where to install. Default: a cache folder keyed by the source's checksum, the
 #          backend and its options and the compilers, under HCART_KOKKOS_CACHE (default
 #          ~/.cache/hcart-kokkos); a second call with the same key reuses it and builds
@@ -23,7 +28,7 @@
 # CUDA 13 API changes; harmless for host builds).
 set -euo pipefail
 
-usage() { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; }
 die() { echo "build-kokkos.sh: $*" >&2; exit 2; }
 
 [ $# -ge 1 ] && { [ "$1" = -h ] || [ "$1" = --help ]; } && { usage; exit 0; }
@@ -46,12 +51,12 @@ cuda_arch=${KOKKOS_CUDA_ARCH:-HOPPER90}
 case $backend in
   openmp) options=(-DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON) ;;
   serial) options=(-DKokkos_ENABLE_SERIAL=ON) ;;
-  cuda)
+  cuda|cuda-check)
     [ -x "$cuda_home/bin/nvcc" ] || die "backend cuda: no nvcc at $cuda_home/bin/nvcc; set CUDA_HOME"
     [[ $cuda_arch =~ ^[A-Z]+[0-9]+$ ]] || die "KOKKOS_CUDA_ARCH='$cuda_arch'; expected a Kokkos architecture name such as HOPPER90"
     options=(-DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_OPENMP=ON "-DKokkos_ARCH_${cuda_arch}=ON"
              -DKokkos_ENABLE_CUDA_LAMBDA=ON -DKokkos_ENABLE_CUDA_CONSTEXPR=ON) ;;
-  *) die "backend '$backend'; expected openmp, cuda or serial" ;;
+  *) die "backend '$backend'; expected openmp, cuda, cuda-check or serial" ;;
 esac
 
 # The source's identity: the tarball's checksum, or the checksum of a folder's file list and
@@ -69,7 +74,7 @@ else
 fi
 
 compilers="$(c++ --version | head -n 1)"
-[ "$backend" = cuda ] && compilers="$compilers $("$cuda_home/bin/nvcc" --version | tail -n 1)"
+[[ $backend == cuda* ]] && compilers="$compilers $("$cuda_home/bin/nvcc" --version | tail -n 1)"
 key=$(printf '%s\n' "$source_sum" "$backend" "${options[*]}" "$compilers" \
         "$(cat "$here"/kokkos-patches/*.patch 2>/dev/null | sha256sum)" | sha256sum | cut -c1-12)
 
@@ -108,7 +113,7 @@ for patch in "$here"/kokkos-patches/kokkos-"$padded"-*.patch; do
 done
 
 cxx=(-DCMAKE_CXX_COMPILER=c++)
-[ "$backend" = cuda ] && cxx=(-DCMAKE_CXX_COMPILER="$tree/bin/nvcc_wrapper" -DCMAKE_CUDA_COMPILER="$cuda_home/bin/nvcc")
+[[ $backend == cuda* ]] && cxx=(-DCMAKE_CXX_COMPILER="$tree/bin/nvcc_wrapper" -DCMAKE_CUDA_COMPILER="$cuda_home/bin/nvcc")
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 log=$work/build.log
@@ -116,10 +121,13 @@ echo "build-kokkos.sh: building Kokkos $version ($backend) into $prefix (log: $p
 rm -rf "$prefix"
 mkdir -p "$(dirname "$prefix")"
 export PATH="$cuda_home/bin:$PATH"
+# cuda-check: nvcc stops at PTX in the build only (the configure step's compiler checks link).
+stop_at_ptx=()
+[ "$backend" = cuda-check ] && stop_at_ptx=(env NVCC_APPEND_FLAGS=--ptx)
 if ! { cmake -S "$tree" -B "$work/build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
          -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_EXTENSIONS=OFF \
          "${cxx[@]}" "${options[@]}" &&
-       cmake --build "$work/build" -j "$jobs" &&
+       "${stop_at_ptx[@]}" cmake --build "$work/build" -j "$jobs" &&
        cmake --install "$work/build"; } > "$log" 2>&1; then
   cp "$log" "$prefix.log"
   tail -n 30 "$log" >&2
