@@ -1,12 +1,11 @@
 // ZEUS-like hydrodynamics, self-gravity: the potential of the density by multigrid, its
-// boundaries periodic or from the multipole expansion (ZeusGravity.hpp).
+// boundaries periodic or free space (ZeusGravity.hpp).
 #include "ZeusGravity.hpp"
 
 #include "ZeusGravityKernels.hpp"
 
 #include <hcart/core/Error.hpp>
 #include <hcart/grid/Loops.hpp>
-#include <hcart/grid/ReproducibleSums.hpp>
 
 #include <string>
 
@@ -17,9 +16,11 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 
 MultigridOptions solver_options(const Settings& s) {
-  MultigridOptions o; // -Delta phi = f; Dirichlet on every side that is not periodic
+  MultigridOptions o; // -Delta phi = f; periodic or free-space sides
   for (int a = 0; a < 3; ++a)
     o.length[a] = s.upper[a] - s.lower[a];
+  if (s.gravity.boundary == GravityBoundary::Isolated)
+    o.boundary.fill(MultigridBoundary::FreeSpace);
   o.full_multigrid_start = static_cast<int>(s.gravity.full_multigrid);
   return o;
 }
@@ -54,7 +55,6 @@ void Gravity::solve(const Field<double>& density) {
   for_each_cell(
       "zeus_gravity_rhs", top.owned_box(),
       GravitySource{accessor(m_mg.rhs()), accessor(density), m_shift, 4 * kPi * m_s.constant});
-  if (m_s.boundary == GravityBoundary::Isolated) isolated_boundaries(density);
   fence("zeus_gravity_rhs");
   const MultigridResult r = m_mg.solve(m_s.tolerance, m_s.max_cycles);
   m_cycles = r.cycles;
@@ -76,7 +76,7 @@ void Gravity::solve(const Field<double>& density) {
       half[a] = 0.5 * (m_upper[a] - m_lower[a]);
     m_bc.apply_rule(
         m_phi, {Side::x_low, Side::x_high, Side::y_low, Side::y_high, Side::z_low, Side::z_high},
-        IsolatedGhost{geometry(m_grid), m_multipole, half});
+        IsolatedGhost{geometry(m_grid), m_mg.free_space(), half});
   }
   fence("zeus_gravity");
 }
@@ -90,35 +90,6 @@ ZoneGeometry Gravity::geometry(const Grid& grid) const {
     g.first[a] = grid.global_index(a, 0);
   }
   return g;
-}
-
-// The moments of the density (sums of the same bits on every decomposition), and the
-// boundary's potential folded into the zones beside each side.
-void Gravity::isolated_boundaries(const Field<double>& density) {
-  const Grid& top = m_levels.grid(0);
-  const ZoneGeometry g = geometry(top);
-  const auto moments = reproducible_sums<10>(
-      top.decomposition().comm(), "zeus_gravity_moments", top.owned_box(),
-      MassMoments{accessor(density), m_shift, g, m_dx[0] * m_dx[1] * m_dx[2]});
-  m_multipole.g = m_s.constant;
-  for (int c = 0; c < 10; ++c)
-    m_multipole.moments[c] = moments[c];
-  const Box owned = top.owned_box();
-  for (int a = 0; a < 3; ++a) {
-    for (int side = 0; side < 2; ++side) {
-      if (!top.block().is_physical(a, side)) continue;
-      Box layer = owned;
-      if (side == 0)
-        layer.hi[a] = layer.lo[a] + 1;
-      else
-        layer.lo[a] = layer.hi[a] - 1;
-      const double face = (side == 0 ? -0.5 : 0.5) * (m_upper[a] - m_lower[a]);
-      // One side after another (kernels in order on one execution space): a corner zone
-      // takes each of its sides' terms.
-      for_each_cell("zeus_gravity_isolated", layer,
-                    IsolatedRhs{accessor(m_mg.rhs()), g, m_multipole, a, face});
-    }
-  }
 }
 
 } // namespace hcart::zeus

@@ -7,14 +7,14 @@
 // the local indices. Boundaries:
 //   - periodic: every side periodic; the solver takes the mean density out (the "Jeans
 //     swindle": the uniform background exerts no force) and gives phi mean zero;
-//   - isolated: phi on the domain's faces from the multipole expansion of the mass in it to
-//     the quadrupole, about the domain's centre (monopole M, dipole D, traceless quadrupole
-//     Q = sum m (3 r r^T - r^2 I)):
+//   - isolated: the solver's free-space sides (MultigridBoundary::FreeSpace): phi on the
+//     domain's faces from the multipole expansion of f = -4 pi G rho to the quadrupole,
+//     about the domain's centre (monopole M, dipole D, traceless quadrupole Q of the mass
+//     m = rho V):
 //       phi_b(r) = -G (M / |r| + D.r / |r|^3 + r^T Q r / (2 |r|^5)),
-//     the moments sums of the same bits on every decomposition
-//     (hcart/grid/ReproducibleSums.hpp); the face values enter the zones beside them as the
-//     Dirichlet data of the cell-centred operator (f += 2 phi_b / h^2), and the ghost zones
-//     get 2 phi_b - phi inside.
+//     the moments sums of the same bits on every decomposition; the solver folds the face
+//     values into the zones beside them as Dirichlet data, and the ghost zones of the
+//     potential get 2 phi_b - phi inside from the same expansion (Multigrid::free_space).
 // The acceleration -grad phi acts on the face velocities in the source step (ZeusSource.cpp);
 // the time step keeps a zone's fall under it within the Courant number (ZeusDiagnostics.cpp).
 #pragma once
@@ -50,7 +50,6 @@ public:
   long cycles() const noexcept { return m_cycles; }
 
 private:
-  void isolated_boundaries(const Field<double>& density);
   // Where `grid`'s zones are (the hydro grid or the solver's level 0: another halo).
   ZoneGeometry geometry(const Grid& grid) const;
 
@@ -64,7 +63,6 @@ private:
   HaloExchanger m_halo;
   PhysicalBoundaries m_bc;
   Kokkos::Array<int, 3> m_shift{}; // level 0's local index + this = the hydro grid's
-  Multipole m_multipole{};         // the last solve's expansion (isolated)
   long m_cycles = 0;
 };
 

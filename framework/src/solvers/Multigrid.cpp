@@ -27,6 +27,8 @@ namespace {
 // Laplacian (5/7).
 constexpr double kJacobiOmega = 6.0 / 7.0;
 
+constexpr double kPi = 3.14159265358979323846;
+
 // A timer region when the solver has timers.
 class Scope {
 public:
@@ -82,6 +84,9 @@ struct Multigrid::Levels : HierarchyLevels<impl::MultigridLevel> {
   // residual, the direction and its product.
   Field<double> cg_x, cg_f, cg_r, cg_p, cg_q;
   HaloBinding cg_p_faces;
+  // Free-space sides: f as the caller wrote it, kept while solve() runs on f with the faces'
+  // values folded in.
+  Field<double> caller_f;
 };
 
 Multigrid::Multigrid(const GridHierarchy& levels, const MultigridOptions& options, Timers* timers)
@@ -118,6 +123,25 @@ void Multigrid::check_options() const {
                 "hcart::Multigrid: sweeps pre " << o.pre_smooth << ", post " << o.post_smooth
                                                 << ", coarse " << o.coarse_sweeps
                                                 << ", expected counts >= 0");
+  if (has_free_space()) {
+    for (int side = 0; side < 6; ++side) {
+      HCART_REQUIRE(o.boundary[side] == MultigridBoundary::FreeSpace,
+                    "hcart::Multigrid: boundary " << side_name(static_cast<Side>(side))
+                                                  << " is not FreeSpace where another side is, "
+                                                     "expected FreeSpace on every side or none");
+      HCART_REQUIRE(!spec.periodic[side / 2],
+                    "hcart::Multigrid: boundary "
+                        << side_name(static_cast<Side>(side))
+                        << " = FreeSpace on a periodic side, expected no periodic direction "
+                           "(the expansion is of free space in three dimensions)");
+    }
+    HCART_REQUIRE(!vertex, "hcart::Multigrid: FreeSpace boundaries with vertex-centred levels, "
+                           "expected cell-centred levels");
+    HCART_REQUIRE(o.alpha == 0, "hcart::Multigrid: alpha = "
+                                    << o.alpha
+                                    << " with FreeSpace boundaries, expected 0 (the expansion "
+                                       "is of -beta Delta u = f)");
+  }
   for (int side = 0; side < 6; ++side) {
     const bool periodic = spec.periodic[side / 2];
     const bool neumann = o.boundary[side] == MultigridBoundary::Neumann;
@@ -135,10 +159,57 @@ bool Multigrid::singular(double largest_alpha) const {
   const GridSpec& spec = m_hierarchy.decomposition(0).spec();
   if (largest_alpha > 0) return false;
   for (int side = 0; side < 6; ++side) {
-    if (!spec.periodic[side / 2] && m_options.boundary[side] == MultigridBoundary::Dirichlet)
-      return false;
+    if (!spec.periodic[side / 2] && m_options.boundary[side] != MultigridBoundary::Neumann)
+      return false; // Dirichlet or free space: u given on the face
   }
   return true;
+}
+
+bool Multigrid::has_free_space() const noexcept {
+  return std::any_of(m_options.boundary.begin(), m_options.boundary.end(),
+                     [](MultigridBoundary b) { return b == MultigridBoundary::FreeSpace; });
+}
+
+// The expansion of f (the caller's, kept in caller_f) and its values on the faces folded into
+// f's cells beside them, one side after another (a corner cell takes each of its sides'
+// terms, in the same order on every decomposition).
+void Multigrid::fold_free_space() {
+  Levels& L = *m_levels;
+  const Grid& grid = L[0].grid;
+  const auto n = grid.global_size();
+  Scope scope(m_timers, "free space");
+  if (L.caller_f.size() == 0) L.caller_f = grid.make_field<double>("mg caller f");
+  Kokkos::deep_copy(L.caller_f, L[0].f);
+  impl::MultigridCellCentres c{};
+  double volume = 1;
+  for (int d = 0; d < 3; ++d) {
+    c.offset[d] = grid.global_index(d, 0);
+    c.h[d] = m_options.length[d] / static_cast<double>(n[d]);
+    c.half[d] = 0.5 * m_options.length[d];
+    volume *= c.h[d];
+  }
+  const auto moments =
+      reproducible_sums<10>(grid.decomposition().comm(), "mg_free_space_moments", grid.owned_box(),
+                            impl::MultigridMoments{accessor(L[0].f), c, volume});
+  for (int m = 0; m < 10; ++m)
+    m_free_space.moments[m] = moments[m];
+  m_free_space.scale = 1 / (4 * kPi * m_options.beta);
+  const Box owned = grid.owned_box();
+  for (int d = 0; d < 3; ++d) {
+    for (int side = 0; side < 2; ++side) {
+      if (!grid.block().is_physical(d, side)) continue;
+      Box layer = owned;
+      if (side == 0)
+        layer.hi[d] = layer.lo[d] + 1;
+      else
+        layer.lo[d] = layer.hi[d] - 1;
+      for_each_cell("mg_free_space_fold", layer,
+                    impl::MultigridFreeSpaceFold{accessor(L[0].f), c, m_free_space, d,
+                                                 side == 0 ? -c.half[d] : c.half[d],
+                                                 2 * m_options.beta / (c.h[d] * c.h[d])});
+    }
+  }
+  fence("mg_free_space");
 }
 
 // The mean of level 0's field over the owned cells of all ranks, taken out (a sum that is
@@ -207,6 +278,10 @@ void Multigrid::set_coefficients(const Field<double>& alpha, const Field<double>
     HCART_REQUIRE(m_hierarchy.options().centering == LevelCentering::Cell,
                   "hcart::Multigrid::set_coefficients: the hierarchy's levels are vertex-centred, "
                   "expected cell-centred levels (variable coefficients are cell-centred)");
+    HCART_REQUIRE(!has_free_space(),
+                  "hcart::Multigrid::set_coefficients: the boundaries are FreeSpace, expected "
+                  "Dirichlet, Neumann or periodic sides (the free-space expansion is of a "
+                  "constant beta)");
     for (const auto& [name, field] : {std::pair{"alpha", &alpha}, std::pair{"beta", &beta}}) {
       for (int d = 0; d < 3; ++d) {
         HCART_REQUIRE(static_cast<int>(field->extent(d)) == static_cast<int>(top.u.extent(d)),
@@ -489,6 +564,25 @@ double Multigrid::residual_norm() {
 MultigridResult Multigrid::solve(double tolerance, long max_cycles) {
   MultigridResult result;
   if (m_singular) remove_mean(rhs());
+  const bool free_space = has_free_space();
+  if (free_space) fold_free_space();
+  try {
+    cycles_until(tolerance, max_cycles, result);
+  } catch (...) {
+    if (free_space) Kokkos::deep_copy((*m_levels)[0].f, m_levels->caller_f);
+    throw;
+  }
+  if (m_singular) remove_mean(solution());
+  if (free_space) {
+    Kokkos::deep_copy((*m_levels)[0].f, m_levels->caller_f);
+    fence("mg_free_space");
+  }
+  return result;
+}
+
+// solve()'s cycles: a full-multigrid start where the options ask for one, then cycles (or
+// conjugate gradients) until the residual falls by `tolerance` or `max_cycles` are spent.
+void Multigrid::cycles_until(double tolerance, long max_cycles, MultigridResult& result) {
   result.initial_residual = residual_norm();
   result.residual = result.initial_residual;
   const double target = tolerance * result.initial_residual;
@@ -507,8 +601,6 @@ MultigridResult Multigrid::solve(double tolerance, long max_cycles) {
     result.residual = residual_norm();
   }
   result.converged = result.residual <= target;
-  if (m_singular) remove_mean(solution());
-  return result;
 }
 
 // Flexible conjugate gradients (the direction's coefficient from z.(r_new - r_old), which

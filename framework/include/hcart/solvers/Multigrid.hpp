@@ -20,7 +20,11 @@
 //     textbooks fold them;
 //   - vertex-centred: Dirichlet; the values are level 0's halo of solution(), which the
 //     caller fills once (zero by default) and the solver never writes; coarse levels carry
-//     the corrections, zero on the boundary.
+//     the corrections, zero on the boundary;
+//   - free space (cell-centred, every side, alpha = 0, constant beta): solve() takes the
+//     multipole expansion of f (MultigridFreeSpace) and folds its values on the faces into
+//     f as Dirichlet data for its cycles, then gives rhs() back as it found it; cycle() and
+//     full_multigrid() alone take the faces' values as zero (a correction's).
 // Variable coefficients, alpha(x) u - div(beta(x) grad u) = f on cell-centred levels, replace
 // the constants after set_coefficients(alpha, beta) (fields of level 0's grid).
 // A problem without a Dirichlet side and alpha = 0 (periodic and Neumann sides only) is
@@ -45,7 +49,8 @@
 // strategy and agglomeration rule, on every backend (one kernel source for Serial, OpenMP and
 // CUDA). Timers, when given, get one region per level and kind: "mg level L halo", "... smooth",
 // "... residual", "... restrict", "... prolong", "residual" for the norm, "mean" for a
-// singular problem's means and "cg" for conjugate gradients' own work.
+// singular problem's means, "cg" for conjugate gradients' own work and "free space" for the
+// expansion and its faces' values.
 #pragma once
 
 #include <hcart/core/Timers.hpp>
@@ -72,7 +77,33 @@ enum class MultigridCycle { V, F };
 /// \brief The condition at one physical side.
 enum class MultigridBoundary {
   Dirichlet, ///< u given: 0 on the face (cell-centred), level 0's halo (vertex-centred)
-  Neumann    ///< du/dn = 0 on the face (cell-centred only)
+  Neumann,   ///< du/dn = 0 on the face (cell-centred only)
+  /// Free space (isolated): u on the face from the multipole expansion of f, as if f were
+  /// zero outside the box and u vanished far away (MultigridFreeSpace). Every side or none,
+  /// no periodic direction, cell-centred, alpha = 0 and constant beta.
+  FreeSpace
+};
+
+/// \brief The free-space solution of -beta Delta u = f from a source inside the box, far
+/// from it: the multipole expansion to the quadrupole about the box's centre,
+///
+///   u(r) = (M / |r| + D.r / |r|^3 + r^T Q r / (2 |r|^5)) / (4 pi beta),
+///
+/// with M = sum f V, D = sum f V r and the traceless Q = sum f V (3 r r^T - r^2 I) over the
+/// cells (V a cell's volume, r its centre from the box's centre). `moments` holds M, D_x,
+/// D_y, D_z, Q_xx, Q_yy, Q_zz, Q_xy, Q_xz, Q_yz; `scale` is 1 / (4 pi beta). The sums are the
+/// same bits on every decomposition (hcart/grid/ReproducibleSums.hpp).
+struct MultigridFreeSpace {
+  Kokkos::Array<double, 10> moments{};
+  double scale = 0;
+  /// \brief u at (x, y, z) from the box's centre (not at the centre itself).
+  KOKKOS_INLINE_FUNCTION double operator()(double x, double y, double z) const {
+    const double r2 = x * x + y * y + z * z, r = math::sqrt(r2);
+    const double dipole = moments[1] * x + moments[2] * y + moments[3] * z;
+    const double quadrupole = moments[4] * x * x + moments[5] * y * y + moments[6] * z * z +
+                              2 * (moments[7] * x * y + moments[8] * x * z + moments[9] * y * z);
+    return scale * (moments[0] / r + dipole / (r2 * r) + quadrupole / (2 * r2 * r2 * r));
+  }
 };
 
 struct MultigridOptions {
@@ -160,6 +191,10 @@ public:
   /// \brief True for alpha = 0 (everywhere) without a Dirichlet side (the null space: the
   /// constants).
   bool is_singular() const noexcept { return m_singular; }
+  /// \brief The expansion the last solve() took the free-space sides' values from (zero
+  /// moments before the first, or without free-space sides): u beyond the box, e.g. for the
+  /// ghost cells of a field copied from the solution.
+  const MultigridFreeSpace& free_space() const noexcept { return m_free_space; }
 
   const GridHierarchy& hierarchy() const noexcept { return m_hierarchy; }
   const MultigridOptions& options() const noexcept { return m_options; }
@@ -171,6 +206,9 @@ private:
   void check_options() const;
   bool singular(double largest_alpha) const; // alpha 0 everywhere and no Dirichlet side
   void remove_mean(const Field<double>& field);
+  bool has_free_space() const noexcept;
+  void fold_free_space();
+  void cycles_until(double tolerance, long max_cycles, MultigridResult& result);
   void set_up();
   void boundaries(int l, const Field<double>& field) const;
   void conjugate_gradients(double target, long max_cycles, MultigridResult& result);
@@ -190,6 +228,7 @@ private:
   std::unique_ptr<Levels> m_levels;
   bool m_singular = false;
   bool m_variable = false;
+  MultigridFreeSpace m_free_space{};
 };
 
 } // namespace hcart

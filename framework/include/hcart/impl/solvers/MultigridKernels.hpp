@@ -9,6 +9,7 @@
 #include <hcart/core/ExecutionModel.hpp>
 #include <hcart/grid/FieldAccessor.hpp>
 #include <hcart/grid/Reductions.hpp>
+#include <hcart/solvers/Multigrid.hpp>
 
 #include <cstring>
 
@@ -229,6 +230,56 @@ struct MultigridValue {
   FieldAccessor<const double> u;
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k, ReductionArray<double, 1>& x) const {
     x[0] = u(i, j, k);
+  }
+};
+
+/// \brief Where level 0's cell centres are, from the box's centre: (offset + i + 0.5) h -
+/// length / 2 in direction d.
+struct MultigridCellCentres {
+  long long offset[3];
+  double h[3], half[3];
+  KOKKOS_INLINE_FUNCTION double at(int d, int i) const {
+    return (static_cast<double>(offset[d] + i) + 0.5) * h[d] - half[d];
+  }
+};
+
+/// \brief A cell's f V and its moments about the box's centre, in MultigridFreeSpace's order:
+/// m, m r (3), m (3 r_a r_b - r^2 delta_ab) for ab = xx, yy, zz, xy, xz, yz.
+struct MultigridMoments {
+  FieldAccessor<const double> f;
+  MultigridCellCentres c;
+  double volume;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k, ReductionArray<double, 10>& x) const {
+    const double r[3] = {c.at(0, i), c.at(1, j), c.at(2, k)};
+    const double m = f(i, j, k) * volume;
+    const double r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+    x[0] = m;
+    x[1] = m * r[0];
+    x[2] = m * r[1];
+    x[3] = m * r[2];
+    x[4] = m * (3 * r[0] * r[0] - r2);
+    x[5] = m * (3 * r[1] * r[1] - r2);
+    x[6] = m * (3 * r[2] * r[2] - r2);
+    x[7] = m * 3 * r[0] * r[1];
+    x[8] = m * 3 * r[0] * r[2];
+    x[9] = m * 3 * r[1] * r[2];
+  }
+};
+
+/// \brief The cells beside one free-space side: f += 2 beta u_b / h^2 (`factor`), u_b the
+/// expansion's value at the centre of the cell's face on that side (the Dirichlet data of the
+/// cell-centred operator, whose ghost is 2 u_b - the inside cell).
+struct MultigridFreeSpaceFold {
+  FieldAccessor<double> f;
+  MultigridCellCentres c;
+  MultigridFreeSpace u;
+  int dir;
+  double face; // the side's coordinate from the centre
+  double factor;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    double p[3] = {c.at(0, i), c.at(1, j), c.at(2, k)};
+    p[dir] = face;
+    f(i, j, k) += factor * u(p[0], p[1], p[2]);
   }
 };
 
