@@ -566,17 +566,19 @@ MultigridResult Multigrid::solve(double tolerance, long max_cycles) {
   if (m_singular) remove_mean(rhs());
   const bool free_space = has_free_space();
   if (free_space) fold_free_space();
+  const auto give_back_rhs = [&] { // f as the caller wrote it, also after an error
+    if (!free_space) return;
+    Kokkos::deep_copy((*m_levels)[0].f, m_levels->caller_f);
+    fence("mg_free_space");
+  };
   try {
     cycles_until(tolerance, max_cycles, result);
   } catch (...) {
-    if (free_space) Kokkos::deep_copy((*m_levels)[0].f, m_levels->caller_f);
+    give_back_rhs();
     throw;
   }
   if (m_singular) remove_mean(solution());
-  if (free_space) {
-    Kokkos::deep_copy((*m_levels)[0].f, m_levels->caller_f);
-    fence("mg_free_space");
-  }
+  give_back_rhs();
   return result;
 }
 
