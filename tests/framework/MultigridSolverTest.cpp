@@ -6,6 +6,7 @@
 // discretisation error; the same bits on every rank count as on one rank; bad options an
 // InputError on every rank.
 #include "GatherField.hpp"
+#include "Sanitized.hpp"
 #include "WorldRanks.hpp"
 
 #include <hcart/hcart.hpp>
@@ -258,15 +259,10 @@ void expect_second_order(Problem p, long max_cycles = 15) {
 
 // The accuracy tests run without the sanitizers (CI's stage 2): SameBitsOnEveryRankCount takes
 // every path they take (cell- and vertex-centred, every kind of side, singular problems,
-// variable coefficients, conjugate gradients, full multigrid) on fewer cells.
-#ifdef HCART_TEST_SANITIZED
+// variable coefficients, conjugate gradients, full multigrid, free space) on fewer cells.
 #define HCART_ACCURACY_ONLY_WITHOUT_SANITIZERS()                                                   \
-  GTEST_SKIP() << "accuracy runs without the sanitizers; the bits' test takes its paths"
-#else
-#define HCART_ACCURACY_ONLY_WITHOUT_SANITIZERS()                                                   \
-  do {                                                                                             \
-  } while (false)
-#endif
+  HCART_TEST_SKIP_IF_SANITIZED("accuracy runs without the sanitizers; the bits' test takes its "   \
+                               "paths")
 
 bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
@@ -707,14 +703,19 @@ TEST(MultigridSolver, BadOptionsAreAnErrorOnEveryRank) {
   const HierarchyOptions h;
   const Decomposition decomp(MPI_COMM_WORLD, nested_spec(spec, h));
   const GridHierarchy levels(decomp, h);
-  const auto expect_error = [&](const MultigridOptions& o, const char* words) {
+  // On `on` (the periodic levels above unless named), every rank: an InputError naming `words`.
+  const auto expect_error_on = [](const GridHierarchy& on, const MultigridOptions& o,
+                                  const char* words) {
     try {
-      Multigrid mg(levels, o);
+      Multigrid mg(on, o);
       ADD_FAILURE() << "no error for " << words;
     } catch (const InputError& e) {
       EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
       EXPECT_TRUE(e.collective());
     }
+  };
+  const auto expect_error = [&](const MultigridOptions& o, const char* words) {
+    expect_error_on(levels, o, words);
   };
   MultigridOptions o;
   o.alpha = -1;
@@ -739,16 +740,8 @@ TEST(MultigridSolver, BadOptionsAreAnErrorOnEveryRank) {
   GridSpec closed;
   closed.global_size = {16, 16, 16};
   const GridHierarchy cells(MPI_COMM_WORLD, closed, h);
-  try {
-    o.alpha = 1;
-    Multigrid mg(cells, o);
-    ADD_FAILURE() << "no error for alpha > 0 with free space";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("alpha = 1 with FreeSpace boundaries, expected 0"),
-              std::string::npos)
-        << e.what();
-    EXPECT_TRUE(e.collective());
-  }
+  o.alpha = 1;
+  expect_error_on(cells, o, "alpha = 1 with FreeSpace boundaries, expected 0");
   HierarchyOptions v;
   v.centering = LevelCentering::Vertex;
   v.min_size = 1;
@@ -756,24 +749,9 @@ TEST(MultigridSolver, BadOptionsAreAnErrorOnEveryRank) {
   box.global_size = {15, 15, 15};
   const Decomposition vd(MPI_COMM_WORLD, nested_spec(box, v));
   const GridHierarchy vertex(vd, v);
-  try {
-    MultigridOptions n;
-    n.boundary[5] = MultigridBoundary::Neumann;
-    Multigrid mg(vertex, n);
-    ADD_FAILURE() << "no error for Neumann vertex-centred";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("z_high = Neumann with vertex-centred levels"),
-              std::string::npos)
-        << e.what();
-  }
-  try {
-    MultigridOptions free;
-    free.boundary.fill(MultigridBoundary::FreeSpace);
-    Multigrid mg(vertex, free);
-    ADD_FAILURE() << "no error for free space vertex-centred";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("FreeSpace boundaries with vertex-centred levels"),
-              std::string::npos)
-        << e.what();
-  }
+  o = {};
+  o.boundary[5] = MultigridBoundary::Neumann;
+  expect_error_on(vertex, o, "z_high = Neumann with vertex-centred levels");
+  o.boundary.fill(MultigridBoundary::FreeSpace);
+  expect_error_on(vertex, o, "FreeSpace boundaries with vertex-centred levels");
 }

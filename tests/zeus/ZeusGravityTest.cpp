@@ -8,6 +8,7 @@
 // many ranks).
 #include "ZeusGravity.hpp"
 
+#include "Sanitized.hpp"
 #include "ZeusRun.hpp"
 
 #include <gtest/gtest.h>
@@ -32,9 +33,7 @@ constexpr double kPi = 3.14159265358979323846;
 // sanitizers (CI stage 2), where the bits' runs take every path of the same three problems.
 template <class Body>
 void on_two_ranks(Body body) {
-#ifdef HCART_TEST_SANITIZED
-  GTEST_SKIP() << "the physics runs without the sanitizers";
-#endif
+  HCART_TEST_SKIP_IF_SANITIZED("the physics runs without the sanitizers");
   if (hcart::test::world_size() > 2) GTEST_SKIP() << "the physics runs on 1 and 2 ranks";
   hcart::test::on_first_ranks(2, body);
 }

@@ -3,6 +3,7 @@
 // radius and energy. Run on 1 and 2 ranks: the decomposition has its own tests
 // (ZeusDecompositionTest.cpp).
 #include "ExactRiemann.hpp"
+#include "Sanitized.hpp"
 #include "ZeusRun.hpp"
 
 #include <gtest/gtest.h>
@@ -41,14 +42,9 @@ void on_two_ranks(Body body) {
 // The convergence studies run without the sanitizers (CI's stage 2, where Sedov's at 32^3 and
 // 48^3 took most of this program's 51 s): the other tests take the same solver's paths on
 // smaller meshes (Sod along x, y and z; Sedov at 24^3 with and without the heating).
-#ifdef HCART_TEST_SANITIZED
 #define HCART_CONVERGENCE_ONLY_WITHOUT_SANITIZERS()                                                \
-  GTEST_SKIP() << "convergence runs without the sanitizers; the other tests take its paths"
-#else
-#define HCART_CONVERGENCE_ONLY_WITHOUT_SANITIZERS()                                                \
-  do {                                                                                             \
-  } while (false)
-#endif
+  HCART_TEST_SKIP_IF_SANITIZED("convergence runs without the sanitizers; the other tests take "    \
+                               "its paths")
 
 // Thresholds from the convergence study in docs/zeus.md (100, 200, 400 zones: L1 = 0.00632,
 // 0.00343, 0.00197; orders 0.88 and 0.80), with about 10% of margin.
