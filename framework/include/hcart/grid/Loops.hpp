@@ -414,6 +414,23 @@ void for_each_cell(const std::string& label, const Box& box, const Functor& f) {
   }
 }
 
+namespace impl {
+/// \brief f(i, j, k) for every cell of `box`, its code compiled once: on the host through the
+/// 3D policy (no rows, no AVX2 clone), on a device as for_each_cell. For launches whose cells
+/// are few (a boundary's ghost layers) and whose functor is the program's own: each row copy
+/// the default pattern compiles costs the program's unit compile time that such a launch does
+/// not earn back (docs/benchmarks.md, "What a user's program costs to compile").
+template <class Functor>
+void for_each_cell_compiled_once(const std::string& label, const Box& box, const Functor& f) {
+  if (box.empty()) return;
+  if constexpr (host_execution) {
+    Kokkos::parallel_for(label, policy_of(box), f);
+  } else {
+    for_each_cell_as(label, box, f, device_launch());
+  }
+}
+} // namespace impl
+
 /// \brief Reduces f(i, j, k, value&) over the cells of `box` into `result` (a scalar for a
 /// sum, or a Kokkos reducer such as Kokkos::Max<double>(x)), walked in `pattern` (by default
 /// loop_pattern_for(box)); an empty box gives the reduction's identity. Blocks until done

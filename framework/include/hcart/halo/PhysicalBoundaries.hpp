@@ -364,9 +364,10 @@ void PhysicalBoundaries::apply_rule(const F& field, std::initializer_list<Side> 
       for (int side = 0; side < 2; ++side) {
         const Side named_side = side_of(dir, side == 1);
         if (!chosen[static_cast<std::size_t>(named_side)] || !is_physical(dir, side)) continue;
-        for_each_cell("hcart_bc_rule", ghost_box(dir, side),
-                      impl::FillByRule<T, Rule>{component, dir, owned.lo[dir], owned.hi[dir],
-                                                named_side, c, global, rule});
+        impl::for_each_cell_compiled_once("hcart_bc_rule", ghost_box(dir, side),
+                                          impl::FillByRule<T, Rule>{component, dir, owned.lo[dir],
+                                                                    owned.hi[dir], named_side, c,
+                                                                    global, rule});
       }
     }
   }
@@ -379,8 +380,9 @@ void PhysicalBoundaries::apply_function(const Field<T>& field, const Function& f
   for (int dir = 0; dir < 3; ++dir) {
     for (int side = 0; side < 2; ++side) {
       if (!is_physical(dir, side)) continue;
-      for_each_cell("hcart_bc_function", ghost_box(dir, side),
-                    impl::FillFromFunction<T, Function>{field, global, function});
+      impl::for_each_cell_compiled_once(
+          "hcart_bc_function", ghost_box(dir, side),
+          impl::FillFromFunction<T, Function>{field, global, function});
     }
   }
 }
